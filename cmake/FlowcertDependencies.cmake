@@ -1,0 +1,23 @@
+# Every dependency is a Debian 12 package; scripts/install-deps installs them.
+find_package(Boost 1.74 REQUIRED)                       # Boost.Interval, Boost.Multiprecision (headers)
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)             # dense linear algebra over interval scalars
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)     # exact rationals (input conversion, test references)
+pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET mpfr)   # correctly rounded arithmetic and functions
+
+# MPFI ships no pkg-config file on Debian 12.
+find_path(MPFI_INCLUDE_DIR mpfi.h REQUIRED)
+find_library(MPFI_LIBRARY mpfi REQUIRED)
+add_library(flowcert_mpfi INTERFACE)
+target_include_directories(flowcert_mpfi INTERFACE ${MPFI_INCLUDE_DIR})
+target_link_libraries(flowcert_mpfi INTERFACE ${MPFI_LIBRARY} PkgConfig::MPFR PkgConfig::GMP)
+
+if(FLOWCERT_BUILD_TESTS)
+  find_package(Catch2 2 REQUIRED)                       # test framework (v2, single header)
+endif()
+if(FLOWCERT_BUILD_BENCHMARKS)
+  find_package(benchmark QUIET)                         # Google Benchmark
+  if(NOT benchmark_FOUND)
+    set(FLOWCERT_BUILD_BENCHMARKS OFF)
+  endif()
+endif()

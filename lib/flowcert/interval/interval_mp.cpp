@@ -1,0 +1,400 @@
+#include <flowcert/interval.hpp>
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "mpfr_scratch.hpp"
+
+namespace flowcert {
+
+namespace {
+
+constexpr long kIntegerBits = 64;
+
+void check_precision(long bits) {
+    if (bits < 2 || bits > 1'000'000)
+        throw std::invalid_argument("precision must lie in [2, 1000000] bits, got " + std::to_string(bits));
+}
+
+long result_prec(const IntervalMp& x, const IntervalMp& y) { return std::max(x.precision(), y.precision()); }
+
+void check_not_empty(const IntervalMp& r, const char* what) {
+    if (mpfi_nan_p(r.get()) || mpfi_is_empty(r.get()))
+        throw std::domain_error(std::string(what) + ": result outside the domain (empty or NaN)");
+}
+
+double left_double(mpfi_srcptr v) {
+    mpfr_t t;
+    mpfr_init2(t, mpfi_get_prec(v));
+    mpfi_get_left(t, v);
+    const double d = mpfr_get_d(t, MPFR_RNDD);
+    mpfr_clear(t);
+    return d;
+}
+double right_double(mpfi_srcptr v) {
+    mpfr_t t;
+    mpfr_init2(t, mpfi_get_prec(v));
+    mpfi_get_right(t, v);
+    const double d = mpfr_get_d(t, MPFR_RNDU);
+    mpfr_clear(t);
+    return d;
+}
+
+using Unary = int (*)(mpfi_ptr, mpfi_srcptr);
+IntervalMp apply(const IntervalMp& x, Unary f, const char* what) {
+    IntervalMp r{Precision(x.precision())};
+    f(r.get_mutable(), x.get());
+    check_not_empty(r, what);
+    return r;
+}
+
+}  // namespace
+
+IntervalMp::IntervalMp() { mpfi_init2(v_, kIntegerBits); mpfi_set_si(v_, 0); }
+IntervalMp::IntervalMp(Precision p) {
+    check_precision(p.bits);
+    mpfi_init2(v_, p.bits);
+    mpfi_set_si(v_, 0);
+}
+IntervalMp::IntervalMp(const IntervalMp& o) { mpfi_init2(v_, mpfi_get_prec(o.v_)); mpfi_set(v_, o.v_); }
+IntervalMp::IntervalMp(IntervalMp&& o) noexcept {
+    mpfi_init2(v_, mpfi_get_prec(o.v_));  // leave o valid; swap the limbs in
+    mpfi_swap(v_, o.v_);
+}
+IntervalMp& IntervalMp::operator=(const IntervalMp& o) {
+    if (this != &o) {
+        mpfi_set_prec(v_, mpfi_get_prec(o.v_));
+        mpfi_set(v_, o.v_);
+    }
+    return *this;
+}
+IntervalMp& IntervalMp::operator=(IntervalMp&& o) noexcept {
+    mpfi_swap(v_, o.v_);
+    return *this;
+}
+IntervalMp::~IntervalMp() { mpfi_clear(v_); }
+
+void IntervalMp::set_integer(long long k) {
+    mpfr_t t;
+    mpfr_init2(t, kIntegerBits);
+    mpfr_set_sj(t, k, MPFR_RNDN);  // exact: 64 bits hold any long long
+    mpfi_set_fr(v_, t);
+    mpfr_clear(t);
+}
+
+IntervalMp IntervalMp::from_integer(long long k, Precision p) {
+    IntervalMp r(p);
+    mpfr_t t;
+    mpfr_init2(t, kIntegerBits);
+    mpfr_set_sj(t, k, MPFR_RNDN);
+    mpfi_set_fr(r.v_, t);  // rounded outward to p bits if p < 64
+    mpfr_clear(t);
+    return r;
+}
+
+IntervalMp IntervalMp::bounds(double lo, double hi, Precision p) {
+    if (!(lo <= hi)) throw std::invalid_argument("IntervalMp::bounds: need lo <= hi (and no NaN)");
+    IntervalMp r(p);
+    mpfi_interv_d(r.v_, lo, hi);  // outward if p < 53
+    return r;
+}
+
+IntervalMp IntervalMp::from_decimal(std::string_view text, Precision p) {
+    mpq_t q;
+    mpq_init(q);
+    if (auto err = parse_rational(text, q)) {
+        mpq_clear(q);
+        throw std::invalid_argument(*err);
+    }
+    IntervalMp r(p);
+    mpfi_set_q(r.v_, q);  // tight outward enclosure
+    mpq_clear(q);
+    return r;
+}
+
+IntervalMp IntervalMp::entire(Precision p) {
+    IntervalMp r(p);
+    mpfr_t lo, hi;
+    mpfr_inits2(p.bits, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_inf(lo, -1);
+    mpfr_set_inf(hi, +1);
+    mpfi_interv_fr(r.v_, lo, hi);
+    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+    return r;
+}
+IntervalMp IntervalMp::pi(Precision p) { IntervalMp r(p); mpfi_const_pi(r.v_); return r; }
+IntervalMp IntervalMp::ln2(Precision p) { IntervalMp r(p); mpfi_const_log2(r.v_); return r; }
+IntervalMp IntervalMp::from_mpfr(mpfr_srcptr lo, mpfr_srcptr hi, Precision p) {
+    if (!(mpfr_lessequal_p(lo, hi))) throw std::invalid_argument("IntervalMp::from_mpfr: need lo <= hi");
+    IntervalMp r(p);
+    mpfi_interv_fr(r.v_, lo, hi);
+    return r;
+}
+
+IntervalMp IntervalMp::rounded_to(Precision p) const {
+    IntervalMp r(p);
+    mpfi_set(r.v_, v_);  // outward
+    return r;
+}
+double IntervalMp::lower_double() const { return left_double(v_); }
+double IntervalMp::upper_double() const { return right_double(v_); }
+
+// In-place operations keep the larger precision.
+#define FLOWCERT_MP_COMPOUND(OP, FN)                                              \
+    IntervalMp& IntervalMp::operator OP(const IntervalMp& y) {                    \
+        if (mpfi_get_prec(y.v_) > mpfi_get_prec(v_)) mpfi_round_prec(v_, mpfi_get_prec(y.v_)); \
+        FN(v_, v_, y.v_);                                                         \
+        return *this;                                                             \
+    }
+FLOWCERT_MP_COMPOUND(+=, mpfi_add)
+FLOWCERT_MP_COMPOUND(-=, mpfi_sub)
+FLOWCERT_MP_COMPOUND(*=, mpfi_mul)
+#undef FLOWCERT_MP_COMPOUND
+
+IntervalMp& IntervalMp::operator/=(const IntervalMp& y) {
+    *this = *this / y;
+    return *this;
+}
+
+IntervalMp operator+(const IntervalMp& x, const IntervalMp& y) {
+    IntervalMp r{Precision(result_prec(x, y))};
+    mpfi_add(r.v_, x.v_, y.v_);
+    return r;
+}
+IntervalMp operator-(const IntervalMp& x, const IntervalMp& y) {
+    IntervalMp r{Precision(result_prec(x, y))};
+    mpfi_sub(r.v_, x.v_, y.v_);
+    return r;
+}
+IntervalMp operator*(const IntervalMp& x, const IntervalMp& y) {
+    IntervalMp r{Precision(result_prec(x, y))};
+    mpfi_mul(r.v_, x.v_, y.v_);
+    return r;
+}
+IntervalMp operator/(const IntervalMp& x, const IntervalMp& y) {
+    if (mpfi_is_zero(y.v_)) throw std::domain_error("division by the interval [0, 0]");
+    IntervalMp r{Precision(result_prec(x, y))};
+    // MPFI, like IntervalD, returns the hull of the set quotient when 0 is in y.
+    mpfi_div(r.v_, x.v_, y.v_);
+    check_not_empty(r, "division");
+    return r;
+}
+IntervalMp operator-(const IntervalMp& x) {
+    IntervalMp r{Precision(x.precision())};
+    mpfi_neg(r.v_, x.v_);
+    return r;
+}
+
+IntervalMp mid_point(const IntervalMp& x) {
+    mpfr_t m;
+    mpfr_init2(m, x.precision() + 1);  // (l + u)/2 is exact at one more bit
+    mpfi_mid(m, x.get());
+    IntervalMp r{Precision(x.precision() + 1)};
+    mpfi_set_fr(r.get_mutable(), m);
+    mpfr_clear(m);
+    return r;
+}
+double mid(const IntervalMp& x) {
+    mpfr_t m;
+    mpfr_init2(m, x.precision() + 1);
+    mpfi_mid(m, x.get());
+    const double d = mpfr_get_d(m, MPFR_RNDN);
+    mpfr_clear(m);
+    return d;
+}
+double rad(const IntervalMp& x) {
+    mpfr_t d;
+    mpfr_init2(d, x.precision());
+    mpfi_diam_abs(d, x.get());  // rounded up
+    mpfr_div_2ui(d, d, 1, MPFR_RNDU);
+    const double r = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return r;
+}
+double width(const IntervalMp& x) {
+    mpfr_t d;
+    mpfr_init2(d, x.precision());
+    mpfi_diam_abs(d, x.get());
+    const double r = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return r;
+}
+double mag(const IntervalMp& x) {
+    mpfr_t d;
+    mpfr_init2(d, x.precision());
+    mpfi_mag(d, x.get());
+    const double r = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return r;
+}
+double mig(const IntervalMp& x) {
+    mpfr_t d;
+    mpfr_init2(d, x.precision());
+    mpfi_mig(d, x.get());
+    const double r = mpfr_get_d(d, MPFR_RNDD);
+    mpfr_clear(d);
+    return r;
+}
+
+IntervalMp sqr(const IntervalMp& x) { return apply(x, mpfi_sqr, "sqr"); }
+IntervalMp sqrt(const IntervalMp& x) {
+    if (certainly_negative(x)) throw std::domain_error("sqrt of a negative interval");
+    if (!possibly_negative(x)) return apply(x, mpfi_sqrt, "sqrt");
+    // Restricted to the domain: sqrt([l, u]) with l < 0 is sqrt([0, u]).
+    mpfr_t z, u;
+    mpfr_inits2(x.precision(), z, u, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_zero(z, +1);
+    mpfi_get_right(u, x.get());
+    IntervalMp y{Precision(x.precision())};
+    mpfi_interv_fr(y.get_mutable(), z, u);
+    mpfr_clears(z, u, static_cast<mpfr_ptr>(nullptr));
+    return apply(y, mpfi_sqrt, "sqrt");
+}
+IntervalMp pow(const IntervalMp& x, int n) {
+    if (n < 0) return IntervalMp(1) / pow(x, -n);
+    if (n == 0) return IntervalMp::from_integer(1, Precision(x.precision()));
+    const long p = x.precision();
+    mpfr_t lo, hi;
+    mpfr_inits2(p, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    if (n % 2 == 1) {  // odd powers are increasing: power the endpoints
+        mpfi_get_left(lo, x.get());
+        mpfi_get_right(hi, x.get());
+        mpfr_pow_si(lo, lo, n, MPFR_RNDD);
+        mpfr_pow_si(hi, hi, n, MPFR_RNDU);
+    } else {  // even powers: [mig^n, mag^n]
+        mpfi_mig(lo, x.get());
+        mpfi_mag(hi, x.get());
+        mpfr_pow_si(lo, lo, n, MPFR_RNDD);
+        mpfr_pow_si(hi, hi, n, MPFR_RNDU);
+    }
+    IntervalMp r{Precision(p)};
+    mpfi_interv_fr(r.get_mutable(), lo, hi);
+    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+    return r;
+}
+IntervalMp exp(const IntervalMp& x) { return apply(x, mpfi_exp, "exp"); }
+IntervalMp expm1(const IntervalMp& x) { return apply(x, mpfi_expm1, "expm1"); }
+namespace {
+// Restrict x to (floor, +inf) for log-type functions: returns [-inf, f(upper)] when x reaches floor.
+IntervalMp log_like(const IntervalMp& x, long floor, Unary f, const char* what) {
+    const IntervalMp fl = IntervalMp::from_integer(floor, Precision(x.precision()));
+    if (certainly_less_equal(x, fl)) throw std::domain_error(std::string(what) + " of an interval outside its domain");
+    if (possibly_less(x, fl) || !certainly_less(fl, x)) {
+        mpfr_t u;
+        mpfr_init2(u, x.precision());
+        mpfi_get_right(u, x.get());
+        IntervalMp top{Precision(x.precision())};
+        mpfi_set_fr(top.get_mutable(), u);
+        top = apply(top, f, what);
+        mpfr_t lo;
+        mpfr_init2(lo, x.precision());
+        mpfr_set_inf(lo, -1);
+        mpfi_get_right(u, top.get());
+        IntervalMp r{Precision(x.precision())};
+        mpfi_interv_fr(r.get_mutable(), lo, u);
+        mpfr_clears(u, lo, static_cast<mpfr_ptr>(nullptr));
+        return r;
+    }
+    return apply(x, f, what);
+}
+}  // namespace
+IntervalMp log(const IntervalMp& x) { return log_like(x, 0, mpfi_log, "log"); }
+IntervalMp log1p(const IntervalMp& x) { return log_like(x, -1, mpfi_log1p, "log1p"); }
+IntervalMp sin(const IntervalMp& x) {
+    if (!is_bounded(x)) return IntervalMp::bounds(-1, 1, Precision(x.precision()));
+    return apply(x, mpfi_sin, "sin");
+}
+IntervalMp cos(const IntervalMp& x) {
+    if (!is_bounded(x)) return IntervalMp::bounds(-1, 1, Precision(x.precision()));
+    return apply(x, mpfi_cos, "cos");
+}
+IntervalMp atan(const IntervalMp& x) { return apply(x, mpfi_atan, "atan"); }
+IntervalMp abs(const IntervalMp& x) { return apply(x, mpfi_abs, "abs"); }
+
+namespace {
+// Bounds of x as MPFR numbers at x's precision.
+struct Ends {
+    mpfr_t l, u;
+    explicit Ends(const IntervalMp& x) {
+        mpfr_inits2(x.precision(), l, u, static_cast<mpfr_ptr>(nullptr));
+        mpfi_get_left(l, x.get());
+        mpfi_get_right(u, x.get());
+    }
+    ~Ends() { mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr)); }
+};
+IntervalMp from_ends(mpfr_srcptr l, mpfr_srcptr u, long p) {
+    IntervalMp r{Precision(p)};
+    mpfi_interv_fr(r.get_mutable(), l, u);
+    return r;
+}
+}  // namespace
+
+IntervalMp min(const IntervalMp& x, const IntervalMp& y) {
+    Ends a(x), b(y);
+    return from_ends(mpfr_lessequal_p(a.l, b.l) ? a.l : b.l, mpfr_lessequal_p(a.u, b.u) ? a.u : b.u, result_prec(x, y));
+}
+IntervalMp max(const IntervalMp& x, const IntervalMp& y) {
+    Ends a(x), b(y);
+    return from_ends(mpfr_greaterequal_p(a.l, b.l) ? a.l : b.l, mpfr_greaterequal_p(a.u, b.u) ? a.u : b.u,
+                     result_prec(x, y));
+}
+IntervalMp relu(const IntervalMp& x) { return max(x, IntervalMp(Precision(x.precision()))); }
+IntervalMp leaky_relu(const IntervalMp& x, const IntervalMp& gamma) {
+    const IntervalMp unit = IntervalMp::bounds(0, 1, Precision(2));
+    if (!subset(gamma, unit)) throw std::domain_error("leaky_relu: gamma must lie in [0, 1]");
+    Ends e(x), g(gamma);
+    const long p = result_prec(x, gamma);
+    mpfr_t lo, hi;
+    mpfr_inits2(p, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    if (mpfr_sgn(e.l) >= 0) mpfr_set(lo, e.l, MPFR_RNDD); else mpfr_mul(lo, g.u, e.l, MPFR_RNDD);
+    if (mpfr_sgn(e.u) >= 0) mpfr_set(hi, e.u, MPFR_RNDU); else mpfr_mul(hi, g.l, e.u, MPFR_RNDU);
+    IntervalMp r = from_ends(lo, hi, p);
+    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+    return r;
+}
+IntervalMp hull(const IntervalMp& x, const IntervalMp& y) {
+    IntervalMp r{Precision(result_prec(x, y))};
+    mpfi_union(r.get_mutable(), x.get(), y.get());
+    return r;
+}
+bool intersect(const IntervalMp& x, const IntervalMp& y, IntervalMp& out) {
+    IntervalMp r{Precision(result_prec(x, y))};
+    mpfi_intersect(r.get_mutable(), x.get(), y.get());
+    if (mpfi_is_empty(r.get())) return false;
+    out = std::move(r);
+    return true;
+}
+IntervalMp inflate(const IntervalMp& x, double r) {
+    if (!(r >= 0)) throw std::invalid_argument("inflate: radius must be >= 0");
+    return x + IntervalMp::bounds(-r, r, Precision(x.precision()));
+}
+
+bool certainly_positive(const IntervalMp& x) { return mpfi_is_strictly_pos(x.get()) > 0; }
+bool certainly_negative(const IntervalMp& x) { return mpfi_is_strictly_neg(x.get()) > 0; }
+bool certainly_nonnegative(const IntervalMp& x) { return mpfi_is_nonneg(x.get()) > 0; }
+bool certainly_nonpositive(const IntervalMp& x) { return mpfi_is_nonpos(x.get()) > 0; }
+bool certainly_nonzero(const IntervalMp& x) { return !mpfi_has_zero(x.get()); }
+bool certainly_less(const IntervalMp& x, const IntervalMp& y) { Ends a(x), b(y); return mpfr_less_p(a.u, b.l); }
+bool certainly_less_equal(const IntervalMp& x, const IntervalMp& y) { Ends a(x), b(y); return mpfr_lessequal_p(a.u, b.l); }
+bool possibly_zero(const IntervalMp& x) { return mpfi_has_zero(x.get()) != 0; }
+bool possibly_positive(const IntervalMp& x) { Ends a(x); return mpfr_sgn(a.u) > 0; }
+bool possibly_negative(const IntervalMp& x) { Ends a(x); return mpfr_sgn(a.l) < 0; }
+bool possibly_less(const IntervalMp& x, const IntervalMp& y) { Ends a(x), b(y); return mpfr_less_p(a.l, b.u); }
+bool contains(const IntervalMp& x, double v) { return mpfi_is_inside_d(v, x.get()) > 0; }
+bool subset(const IntervalMp& inner, const IntervalMp& outer) { return mpfi_is_inside(inner.get(), outer.get()) > 0; }
+bool is_point(const IntervalMp& x) { Ends a(x); return mpfr_equal_p(a.l, a.u); }
+bool is_bounded(const IntervalMp& x) { return mpfi_bounded_p(x.get()) != 0; }
+
+std::string lower_string(const IntervalMp& x, int digits) { Ends a(x); return internal::format_bound(a.l, digits, MPFR_RNDD); }
+std::string upper_string(const IntervalMp& x, int digits) { Ends a(x); return internal::format_bound(a.u, digits, MPFR_RNDU); }
+std::string to_string(const IntervalMp& x, int digits) {
+    return "[" + lower_string(x, digits) + ", " + upper_string(x, digits) + "]";
+}
+
+IntervalD to_interval_d(const IntervalMp& x) { return IntervalD::bounds(x.lower_double(), x.upper_double()); }
+IntervalMp to_interval_mp(const IntervalD& x, Precision p) { return IntervalMp::bounds(x.lower(), x.upper(), p); }
+
+}  // namespace flowcert

@@ -1,0 +1,149 @@
+// flowcert/interval/interval_mp.hpp -- IntervalMp: arbitrary-precision interval over MPFI.
+//
+// Precision is a property of each value, never a hidden global: a value is created with
+// an explicit precision in bits, and the result of an operation carries the larger
+// precision of its operands. Integers are exact at 64 bits, so mixing them in never
+// lowers precision. MPFI rounds every bound outward (N. Revol, F. Rouillier, "Motivations
+// for an arbitrary precision interval arithmetic and the MPFI library", Reliable
+// Computing 11 (2005)).
+#pragma once
+
+#if !defined(FLOWCERT_INTERVAL_INTERNAL)
+#error "include <flowcert/interval.hpp>, not the internal headers"
+#endif
+
+#include <mpfi.h>
+
+#include <concepts>
+#include <string>
+#include <string_view>
+
+namespace flowcert {
+
+// A precision in bits, spelled out at every call that creates a value from nothing.
+struct Precision {
+    long bits;
+    explicit constexpr Precision(long b) : bits(b) {}
+};
+
+class IntervalMp {
+public:
+    using Bound = void;  // bounds are MPFR numbers; see lower_mpfr/upper_mpfr
+
+    // [0, 0] at 64 bits (zero is exact at any precision; the result of an operation takes
+    // the larger operand precision, so this default never lowers precision).
+    IntervalMp();
+    explicit IntervalMp(Precision p);  // [0, 0] at p bits
+    template <std::integral T>
+    explicit IntervalMp(T k) : IntervalMp(Precision(64)) { set_integer(static_cast<long long>(k)); }
+
+    static IntervalMp bounds(double lo, double hi, Precision p);  // doubles taken as exact binary numbers
+    static IntervalMp exact(double x, Precision p) { return bounds(x, x, p); }
+    static IntervalMp from_decimal(std::string_view text, Precision p);
+    static IntervalMp from_integer(long long k, Precision p);
+    static IntervalMp entire(Precision p);
+    static IntervalMp pi(Precision p);
+    static IntervalMp ln2(Precision p);
+    // Bounds given as MPFR numbers (copied exactly at their own precision, then rounded outward to p).
+    static IntervalMp from_mpfr(mpfr_srcptr lo, mpfr_srcptr hi, Precision p);
+
+    IntervalMp(const IntervalMp& o);
+    IntervalMp(IntervalMp&& o) noexcept;
+    IntervalMp& operator=(const IntervalMp& o);
+    IntervalMp& operator=(IntervalMp&& o) noexcept;
+    ~IntervalMp();
+
+    long precision() const noexcept { return static_cast<long>(mpfi_get_prec(v_)); }
+    // Outward rounding to fewer (or more) bits.
+    IntervalMp rounded_to(Precision p) const;
+    // Enclosing double interval bounds (outward).
+    double lower_double() const;
+    double upper_double() const;
+
+    IntervalMp& operator+=(const IntervalMp& y);
+    IntervalMp& operator-=(const IntervalMp& y);
+    IntervalMp& operator*=(const IntervalMp& y);
+    IntervalMp& operator/=(const IntervalMp& y);
+
+    friend IntervalMp operator+(const IntervalMp& x, const IntervalMp& y);
+    friend IntervalMp operator-(const IntervalMp& x, const IntervalMp& y);
+    friend IntervalMp operator*(const IntervalMp& x, const IntervalMp& y);
+    friend IntervalMp operator/(const IntervalMp& x, const IntervalMp& y);
+    friend IntervalMp operator-(const IntervalMp& x);
+    friend IntervalMp operator+(const IntervalMp& x) { return x; }
+
+    template <std::integral T> friend IntervalMp operator+(const IntervalMp& x, T k) { return x + IntervalMp(k); }
+    template <std::integral T> friend IntervalMp operator+(T k, const IntervalMp& x) { return IntervalMp(k) + x; }
+    template <std::integral T> friend IntervalMp operator-(const IntervalMp& x, T k) { return x - IntervalMp(k); }
+    template <std::integral T> friend IntervalMp operator-(T k, const IntervalMp& x) { return IntervalMp(k) - x; }
+    template <std::integral T> friend IntervalMp operator*(const IntervalMp& x, T k) { return x * IntervalMp(k); }
+    template <std::integral T> friend IntervalMp operator*(T k, const IntervalMp& x) { return IntervalMp(k) * x; }
+    template <std::integral T> friend IntervalMp operator/(const IntervalMp& x, T k) { return x / IntervalMp(k); }
+    template <std::integral T> friend IntervalMp operator/(T k, const IntervalMp& x) { return IntervalMp(k) / x; }
+
+    template <class T> friend bool operator<(const IntervalMp&, const T&) = delete;
+    template <class T> friend bool operator<=(const IntervalMp&, const T&) = delete;
+    template <class T> friend bool operator>(const IntervalMp&, const T&) = delete;
+    template <class T> friend bool operator>=(const IntervalMp&, const T&) = delete;
+    template <class T> friend bool operator==(const IntervalMp&, const T&) = delete;
+    template <class T> friend bool operator!=(const IntervalMp&, const T&) = delete;
+
+    mpfi_srcptr get() const noexcept { return v_; }
+    mpfi_ptr get_mutable() noexcept { return v_; }
+
+private:
+    mpfi_t v_;
+    void set_integer(long long k);
+};
+
+inline long precision(const IntervalMp& x) noexcept { return x.precision(); }
+// Bounds as MPFR values are available through x.get(); doubles enclosing them:
+inline double lower(const IntervalMp& x) { return x.lower_double(); }
+inline double upper(const IntervalMp& x) { return x.upper_double(); }
+double mid(const IntervalMp& x);    // a double near the midpoint (not necessarily inside x)
+IntervalMp mid_point(const IntervalMp& x);  // the exact midpoint as a point interval
+double rad(const IntervalMp& x);    // a double upper bound on the radius about mid_point
+double width(const IntervalMp& x);  // a double upper bound on the width
+double mag(const IntervalMp& x);    // a double upper bound on max |x|
+double mig(const IntervalMp& x);    // a double lower bound on min |x|
+
+IntervalMp sqr(const IntervalMp& x);
+IntervalMp sqrt(const IntervalMp& x);
+IntervalMp pow(const IntervalMp& x, int n);
+IntervalMp exp(const IntervalMp& x);
+IntervalMp expm1(const IntervalMp& x);
+IntervalMp log(const IntervalMp& x);
+IntervalMp log1p(const IntervalMp& x);
+IntervalMp sin(const IntervalMp& x);
+IntervalMp cos(const IntervalMp& x);
+IntervalMp atan(const IntervalMp& x);
+IntervalMp abs(const IntervalMp& x);
+IntervalMp min(const IntervalMp& x, const IntervalMp& y);
+IntervalMp max(const IntervalMp& x, const IntervalMp& y);
+IntervalMp relu(const IntervalMp& x);
+IntervalMp leaky_relu(const IntervalMp& x, const IntervalMp& gamma);
+IntervalMp hull(const IntervalMp& x, const IntervalMp& y);
+bool intersect(const IntervalMp& x, const IntervalMp& y, IntervalMp& out);
+IntervalMp inflate(const IntervalMp& x, double r);
+
+bool certainly_positive(const IntervalMp& x);
+bool certainly_negative(const IntervalMp& x);
+bool certainly_nonnegative(const IntervalMp& x);
+bool certainly_nonpositive(const IntervalMp& x);
+bool certainly_nonzero(const IntervalMp& x);
+bool certainly_less(const IntervalMp& x, const IntervalMp& y);
+bool certainly_less_equal(const IntervalMp& x, const IntervalMp& y);
+bool possibly_zero(const IntervalMp& x);
+bool possibly_positive(const IntervalMp& x);
+bool possibly_negative(const IntervalMp& x);
+bool possibly_less(const IntervalMp& x, const IntervalMp& y);
+bool contains(const IntervalMp& x, double v);
+bool subset(const IntervalMp& inner, const IntervalMp& outer);
+bool is_point(const IntervalMp& x);
+bool is_bounded(const IntervalMp& x);
+
+std::string lower_string(const IntervalMp& x, int digits = 40);
+std::string upper_string(const IntervalMp& x, int digits = 40);
+std::string to_string(const IntervalMp& x, int digits = 40);
+
+}  // namespace flowcert
