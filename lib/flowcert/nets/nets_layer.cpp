@@ -1,0 +1,2 @@
+// placeholder so the layer builds before its first model lands
+namespace flowcert::nets {}
