@@ -1,0 +1,151 @@
+// flowcert/cert/report.hpp -- Report: a claim, its checks, tables, plots, notes and provenance.
+//
+// The verdict is computed, never set (Report::verdict): CERTIFIED only if the run completed
+// and every registered check ran and was proven; REFUTED if some check was disproven;
+// ERROR after set_error (bad input, an exception); otherwise INCONCLUSIVE.
+#pragma once
+
+#if !defined(FLOWCERT_CERT_INTERNAL)
+#error "include <flowcert/cert.hpp>, not the internal headers"
+#endif
+
+#include <flowcert/interval.hpp>
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "check.hpp"
+#include "plot.hpp"
+#include "provenance.hpp"
+#include "verdict.hpp"
+
+namespace flowcert::cert {
+
+// One side of a check: an enclosure (IntervalD or IntervalMp) or an exact number written as
+// a decimal or rational string, with a display name. Converts implicitly from intervals, so
+// `report.check_le("gap", "[BF2025, eq. (21)]", gap, bound)` works; name it with braces:
+// `report.check_le("gap", "...", {"G(w(T))", gap}, cert::exact("1e-2"))`.
+class Operand {
+public:
+    Operand(const IntervalD& x) : value_(x) {}   // NOLINT(google-explicit-constructor): intended
+    Operand(const IntervalMp& x) : value_(x) {}  // NOLINT(google-explicit-constructor): intended
+    Operand(std::string name, const IntervalD& x) : name_(std::move(name)), value_(x) {}
+    Operand(std::string name, const IntervalMp& x) : name_(std::move(name)), value_(x) {}
+    // An exact number ("1e-2", "8/3") or an exact interval [lo, hi] of such numbers; throws
+    // std::invalid_argument if a string is not a number.
+    static Operand exact(std::string name, std::string value);
+    static Operand exact_interval(std::string name, std::string lo, std::string hi);
+
+    const std::string& name() const noexcept { return name_; }
+    // The enclosure as outward decimal strings with at least `digits` significant digits
+    // (exact strings are returned as written).
+    Enclosure enclosure(const std::string& fallback_name, int digits) const;
+    // Significant digits that name a bound of this operand to ~1 ulp.
+    int natural_digits() const;
+
+    struct ExactStrings {
+        std::string lo, hi;
+    };
+    using Value = std::variant<IntervalD, IntervalMp, ExactStrings>;
+    const Value& value() const noexcept { return value_; }
+
+private:
+    Operand(std::string name, ExactStrings s) : name_(std::move(name)), value_(std::move(s)) {}
+    std::string name_;
+    Value value_;
+};
+
+// Shorthands: cert::exact("1e-2") (named by the check), cert::exact("bound", "1e-2").
+inline Operand exact(std::string value) { return Operand::exact("", std::move(value)); }
+inline Operand exact(std::string name, std::string value) { return Operand::exact(std::move(name), std::move(value)); }
+
+// A named table of rows (values already formatted, e.g. with to_string(interval)).
+struct Table {
+    std::string name;
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+    // Throws std::invalid_argument unless row.size() == columns.size().
+    void add_row(std::vector<std::string> row);
+};
+
+class Report {
+public:
+    // ---- what the run is about (filled by verifier_main from the spec and the case) ----
+    Claim claim;
+    std::string verifier;                 // e.g. "demo/sqrt_bounds"
+    std::string case_name;                // case file stem, e.g. "sqrt2_certified"
+    std::string case_description;
+    std::optional<Verdict> expected;      // the case's `expect`
+    std::vector<std::string> labels;      // the case's `labels`
+    Provenance provenance;
+
+    // ---- checks -------------------------------------------------------------------------
+    // Registers a check that must run before the verdict can be CERTIFIED (status not_run).
+    // A later check_* call with the same name fills it in. Registering the plan up front is
+    // how a verifier makes "every check ran" mean something.
+    void plan(std::string check_name);
+
+    // lhs <= rhs / lhs < rhs / x > 0 / x >= 0 / inner inside outer. The status is decided by
+    // exact rational comparison of the interval bounds (= the certainly_* predicates):
+    // proven if it holds for every point, disproven if it fails for every point, otherwise
+    // not_proven with a reason naming the widths. The enclosures are stored as outward
+    // decimal strings with enough digits that `flowcert check` reaches the same status from
+    // the strings alone. Returns the stored check (references stay valid).
+    const Check& check_le(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
+                          std::string statement = {});
+    const Check& check_lt(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
+                          std::string statement = {});
+    const Check& check_positive(std::string name, std::string citation, const Operand& x, std::string statement = {});
+    const Check& check_nonnegative(std::string name, std::string citation, const Operand& x,
+                                   std::string statement = {});
+    const Check& check_subset(std::string name, std::string citation, const Operand& inner, const Operand& outer,
+                              std::string statement = {});
+    // A check decided by the verifier (e.g. "Krawczyk operator maps the box into its
+    // interior" or a hypothesis of a lemma): proven or not_proven; not re-checkable.
+    const Check& check_true(std::string name, std::string citation, bool proven, std::string reason,
+                            std::string statement = {});
+    // Any check built by hand (status, relation, enclosures, reason, witness). If its relation
+    // is not `none`, its status must agree with evaluate_relation on its enclosures
+    // (std::logic_error otherwise): a stored check must be re-checkable as it stands.
+    const Check& record(Check check);
+
+    const std::deque<Check>& checks() const noexcept { return checks_; }
+    const Check* find_check(const std::string& name) const;
+
+    // ---- everything else that goes into the report ----------------------------------------
+    void note(std::string text);  // e.g. "reconstructed definition: ..."
+    const std::vector<std::string>& notes() const noexcept { return notes_; }
+    Table& table(std::string name, std::vector<std::string> columns);  // creates it; names unique
+    const std::deque<Table>& tables() const noexcept { return tables_; }
+    void add_plot(Plot plot);
+    const std::vector<Plot>& plots() const noexcept { return plots_; }
+    void set_seed(std::string name, std::string value);  // recorded in provenance.seeds
+
+    // ---- verdict --------------------------------------------------------------------------
+    void mark_completed() noexcept { completed_ = true; }  // verifier_main: the body returned normally
+    bool completed() const noexcept { return completed_; }
+    void set_error(std::string message);                    // verdict ERROR with this message
+    const std::optional<std::string>& error() const noexcept { return error_; }
+    Verdict verdict() const;
+    std::string verdict_reason() const;  // one sentence: why this verdict
+
+private:
+    Check& slot(const std::string& name);  // the planned check of this name, or a new one
+    const Check& store(Check c);
+    std::deque<Check> checks_;
+    std::vector<std::string> notes_;
+    std::deque<Table> tables_;
+    std::vector<Plot> plots_;
+    bool completed_ = false;
+    std::optional<std::string> error_;
+};
+
+// The verdict implied by a list of check statuses, a completion flag and an error flag
+// (shared by Report::verdict and `flowcert check`).
+Verdict compute_verdict(const std::vector<CheckStatus>& statuses, bool completed, bool error);
+
+}  // namespace flowcert::cert

@@ -1,0 +1,90 @@
+// verifiers/demo/sqrt_bounds.cpp -- demonstration verifier: certifies decimal bounds on
+// sqrt(c) and exp(c) for a case-given c, at the case's precision. It exercises the whole
+// pipeline (case schema, checks, tables, plots, verdicts) without any paper mathematics.
+#include <flowcert/cert.hpp>
+
+#include <string>
+
+namespace cert = flowcert::cert;
+using flowcert::IntervalMp;
+
+namespace {
+
+void run(cert::Context& ctx) {
+    const cert::Case& in = ctx.input;
+    const IntervalMp c = in.interval_mp("c", ctx.precision());
+
+    // Register every check before computing anything: CERTIFIED needs all of them to run.
+    ctx.report.plan("sqrt lower bound");
+    ctx.report.plan("sqrt upper bound");
+    if (in.has("exp_lower")) ctx.report.plan("exp lower bound");
+    if (in.has("exp_upper")) ctx.report.plan("exp upper bound");
+
+    ctx.report.claim.proven_statement = in.number_string("sqrt_lower") + " <= sqrt(" + in.number_string("c") +
+                                        ") <= " + in.number_string("sqrt_upper") + " (bounds as exact decimals)";
+
+    const IntervalMp r = sqrt(c);  // outward-rounded MPFI square root
+    ctx.report.check_le("sqrt lower bound", "[demo]", cert::exact("sqrt_lower", in.number_string("sqrt_lower")),
+                        {"sqrt(c)", r});
+    ctx.report.check_le("sqrt upper bound", "[demo]", {"sqrt(c)", r},
+                        cert::exact("sqrt_upper", in.number_string("sqrt_upper")));
+
+    const IntervalMp e = exp(c);
+    if (in.has("exp_lower"))
+        ctx.report.check_le("exp lower bound", "[demo]", cert::exact("exp_lower", in.number_string("exp_lower")),
+                            {"exp(c)", e});
+    if (in.has("exp_upper"))
+        ctx.report.check_le("exp upper bound", "[demo]", {"exp(c)", e},
+                            cert::exact("exp_upper", in.number_string("exp_upper")));
+
+    // A table and two plots, to show the report machinery (display only).
+    cert::Table& t = ctx.report.table("enclosures", {"quantity", "enclosure", "width"});
+    t.add_row({"sqrt(c)", to_string(r, 25), std::to_string(width(r))});
+    t.add_row({"exp(c)", to_string(e, 25), std::to_string(width(e))});
+
+    cert::TubePlot tube{.title = "sqrt(t c) for t in [0, 1]", .x_label = "t", .y_label = "sqrt(t c)"};
+    cert::SweepPlot sweep{.title = "width of sqrt(c) versus precision", .x_label = "bits", .y_label = "width"};
+    const int steps = 20;
+    ctx.progress.begin("precision sweep", steps);
+    for (int k = 0; k <= steps; ++k) {
+        const IntervalMp tk = IntervalMp::from_integer(k, ctx.precision()) / steps;
+        tube.add_point("sqrt(t c)", static_cast<double>(k) / steps, sqrt(tk * c));
+        if (k > 0) {
+            const long bits = 8L * k;
+            const IntervalMp rk = sqrt(in.interval_mp("c", flowcert::Precision(bits)));
+            // the width itself as a (display) error bar
+            sweep.add_point("width", static_cast<double>(bits),
+                            IntervalMp::bounds(width(rk), width(rk), flowcert::Precision(53)));
+            ctx.progress.advance();
+        }
+    }
+    ctx.progress.finish();
+    ctx.report.add_plot(tube);
+    ctx.report.add_plot(sweep);
+    ctx.report.note("demonstration verifier: no paper is involved");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    cert::VerifierSpec spec{
+        .name = "demo/sqrt_bounds",
+        .summary = "certifies decimal bounds on sqrt(c) and exp(c)",
+        .claim = {.paper = "demo",
+                  .locator = "Example 1",
+                  .paper_statement = "sqrt_lower <= sqrt(c) <= sqrt_upper and exp_lower <= exp(c) <= exp_upper",
+                  .proven_statement = {}},
+        .schema =
+            {
+                {.name = "c", .type = cert::KeyType::number, .description = "the argument", .constraint = cert::Constraint::positive},
+                {.name = "sqrt_lower", .type = cert::KeyType::number, .description = "claimed lower bound on sqrt(c)"},
+                {.name = "sqrt_upper", .type = cert::KeyType::number, .description = "claimed upper bound on sqrt(c)"},
+                {.name = "exp_lower", .type = cert::KeyType::number, .description = "claimed lower bound on exp(c)", .required = false},
+                {.name = "exp_upper", .type = cert::KeyType::number, .description = "claimed upper bound on exp(c)", .required = false},
+            },
+        .default_precision_bits = 128,
+        .validate = {},
+        .run = run,
+    };
+    return cert::verifier_main(argc, argv, spec);
+}
