@@ -1,20 +1,15 @@
 // Eigen glue and entrywise helpers; see matrix.hpp.
-#include <flowcert/linalg.hpp>
+#include "detail.hpp"
 
 #include <mpfr.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace flowcert::linalg {
 
-namespace {
-
-using rounding::kInf;
-
-// Upward-rounded sum and product of nonnegative doubles (error-free directed operations).
-inline double add_up(double a, double b) { return rounding::add(a, b, +1); }
-inline double mul_up(double a, double b) { return rounding::mul(a, b, +1); }
+namespace detail {
 
 // Strict-interior test of one entry.
 bool strictly_inside(const IntervalD& inner, const IntervalD& outer) {
@@ -36,6 +31,35 @@ bool strictly_inside(const IntervalMp& inner, const IntervalMp& outer) {
     mpfr_clear(b);
     return ok;
 }
+
+std::optional<Eigen::MatrixXd> approximate_inverse(const Eigen::MatrixXd& M, std::string& why) {
+    const Eigen::Index n = M.rows();
+    if (n != M.cols()) { why = "matrix is not square"; return std::nullopt; }
+    if (!M.allFinite()) { why = "midpoint matrix has non-finite entries"; return std::nullopt; }
+    if (n == 0) return Eigen::MatrixXd(0, 0);
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(M);
+    const double rc = lu.rcond();
+    if (!(rc > static_cast<double>(n) * 0x1p-53)) {
+        why = "midpoint matrix numerically singular (reciprocal condition estimate " + fmt_g(rc) + ")";
+        return std::nullopt;
+    }
+    Eigen::MatrixXd R = lu.inverse();
+    if (!R.allFinite()) { why = "midpoint matrix numerically singular (inverse overflowed)"; return std::nullopt; }
+    return R;
+}
+
+std::string fmt_g(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+}
+
+}  // namespace detail
+
+namespace {
+using detail::add_up;
+using detail::mul_up;
+using detail::strictly_inside;
 
 IntervalD point_inside(const IntervalD& x) { return IntervalD::exact(flowcert::mid(x)); }  // mid(x) ∈ x
 IntervalMp point_inside(const IntervalMp& x) {

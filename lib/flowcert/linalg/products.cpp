@@ -1,0 +1,178 @@
+// Fast rigorous products in round-to-nearest with a priori error bounds; see products.hpp.
+#include "detail.hpp"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace flowcert::linalg {
+
+namespace {
+
+using detail::add_down;
+using detail::add_up;
+using detail::div_up;
+using detail::mul_up;
+
+constexpr double kU = 0x1p-53;      // unit roundoff of binary64, round to nearest
+constexpr double kEta = 0x1p-1074;  // smallest positive subnormal
+
+// A priori bound for dot products of length k evaluated in any order (products.hpp):
+//   |fl(x^T y) - x^T y| <= gamma_k S + k eta,  S = |x|^T|y| <= (S~ + k eta) / (1 - gamma_k),
+// where S~ >= 0 is the computed fl(|x|^T |y|). Returns an upper bound on the error; +inf when
+// S~ is not finite or gamma_k is unusable. [Higham 2002, Lemma 3.1 / eq. (3.5); underflow term
+// as in Rump, Ogita, Oishi]
+struct DotErrorBound {
+    double gamma, one_minus_gamma, k_eta;
+    explicit DotErrorBound(long long k) {
+        gamma = gamma_bound(k);
+        one_minus_gamma = add_down(1.0, -gamma);
+        k_eta = mul_up(static_cast<double>(k), kEta);
+    }
+    // Upper bound on the exact sum of nonnegative terms whose fl-sum is s_tilde.
+    double exact_nonneg_sum_upper(double s_tilde) const {
+        if (!(s_tilde < rounding::kInf) || !(one_minus_gamma > 0)) return rounding::kInf;
+        return div_up(add_up(s_tilde, k_eta), one_minus_gamma);
+    }
+    // Upper bound on |fl(x^T y) - x^T y| given S~ = fl(|x|^T|y|).
+    double error_upper(double s_tilde) const {
+        const double S = exact_nonneg_sum_upper(s_tilde);
+        return add_up(mul_up(gamma, S), k_eta);
+    }
+};
+
+IntervalD ball(double m, double r) {
+    if (!std::isfinite(m) || !(r < rounding::kInf)) return IntervalD::entire();
+    return IntervalD::bounds(rounding::add(m, -r, -1), rounding::add(m, r, +1));
+}
+
+// Core of the midpoint-radius product: A = <mA, rA>, B = <mB, rB>, rA/rB empty = 0.
+//   A B ⊆ < fl(mA mB), err(mA mB) + |mA| rB + rA (|mB| + rB) >     [Rump 1999, Thm 2.2]
+// The radius terms are nonnegative sums, bounded through their fl-values by
+// DotErrorBound::exact_nonneg_sum_upper (inner dimension 2k for the concatenated product).
+IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
+                     const Eigen::MatrixXd& rB, bool with_rounding_error) {
+    const Eigen::Index m = mA.rows(), k = mA.cols(), n = mB.cols();
+    if (mB.rows() != k) throw std::invalid_argument("mul_midrad: inner dimensions differ");
+    const bool hasA = rA.size() != 0, hasB = rB.size() != 0;
+    const Eigen::MatrixXd C = mA * mB;                                   // fl(mA mB)
+    const Eigen::MatrixXd absA = mA.cwiseAbs(), absB = mB.cwiseAbs();
+    const Eigen::MatrixXd S = absA * absB;                               // fl(|mA| |mB|)
+    // Radius part V = |mA| rB + rA T with T = |mB| + rB rounded upward (entrywise).
+    Eigen::MatrixXd V = Eigen::MatrixXd::Zero(m, n);
+    long long inner = 0;
+    if (hasA && hasB) {
+        Eigen::MatrixXd T(k, n);
+        for (Eigen::Index j = 0; j < n; ++j)
+            for (Eigen::Index i = 0; i < k; ++i) T(i, j) = add_up(absB(i, j), rB(i, j));
+        Eigen::MatrixXd L(m, 2 * k), Rr(2 * k, n);
+        L << absA, rA;
+        Rr << rB, T;
+        V = L * Rr;  // one GEMM for both terms
+        inner = 2 * k;
+    } else if (hasB) {
+        V = absA * rB;
+        inner = k;
+    } else if (hasA) {
+        V = rA * absB;
+        inner = k;
+    }
+    const DotErrorBound eb(std::max<long long>(k, 1));
+    const DotErrorBound eb2(std::max<long long>(inner, 1));
+    IMatrixD out(m, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = 0; i < m; ++i) {
+            double r = 0;
+            if (with_rounding_error) {
+                r = eb.error_upper(S(i, j));
+                if (inner > 0) r = add_up(r, eb2.exact_nonneg_sum_upper(V(i, j)));
+            } else {
+                r = V(i, j);  // TEST ONLY: unsound
+            }
+            out(i, j) = ball(C(i, j), r);
+        }
+    return out;
+}
+
+void split(const IMatrixD& A, Eigen::MatrixXd& mA, Eigen::MatrixXd& rA) {
+    mA = mid<IntervalD>(A);
+    rA = rad<IntervalD>(A);  // upper bounds on the radius about mid (interval_d.cpp)
+}
+
+}  // namespace
+
+double gamma_bound(long long n) {
+    if (n <= 0) return 0.0;
+    const double nu = mul_up(static_cast<double>(n), kU);  // exact for n < 2^53
+    if (!(nu < 0.5)) return rounding::kInf;
+    return div_up(nu, add_down(1.0, -nu));
+}
+
+IntervalD dot_enclosure(const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
+    if (x.size() != y.size()) throw std::invalid_argument("dot_enclosure: sizes differ");
+    const double s = x.dot(y);                               // any order
+    const double St = x.cwiseAbs().dot(y.cwiseAbs());        // fl(|x|^T |y|)
+    const DotErrorBound eb(std::max<Eigen::Index>(x.size(), 1));
+    return ball(s, eb.error_upper(St));
+}
+
+IMatrixD mul_enclosure(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) {
+    return midrad_core(A, Eigen::MatrixXd(), B, Eigen::MatrixXd(), true);
+}
+
+IMatrixD gram_enclosure(const Eigen::MatrixXd& X) {
+    const Eigen::Index n = X.rows();
+    // Lower triangles of fl(X X^T) and fl(|X| |X|^T) (symmetric rank-k updates: half the work).
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(n, n), S = Eigen::MatrixXd::Zero(n, n);
+    G.selfadjointView<Eigen::Lower>().rankUpdate(X);
+    const Eigen::MatrixXd absX = X.cwiseAbs();
+    S.selfadjointView<Eigen::Lower>().rankUpdate(absX);
+    const DotErrorBound eb(std::max<Eigen::Index>(X.cols(), 1));
+    IMatrixD out(n, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = j; i < n; ++i) {
+            out(i, j) = ball(G(i, j), eb.error_upper(S(i, j)));  // encloses the exact x_i^T x_j = G_ji
+            if (i != j) out(j, i) = out(i, j);
+        }
+    return out;
+}
+
+IMatrixD mul_midrad(const IMatrixD& A, const IMatrixD& B) {
+    if (A.cols() != B.rows()) throw std::invalid_argument("mul_midrad: inner dimensions differ");
+    if (!all_bounded(A) || !all_bounded(B)) return mul(A, B);  // mid-rad needs finite radii
+    Eigen::MatrixXd mA, rA, mB, rB;
+    split(A, mA, rA);
+    split(B, mB, rB);
+    return midrad_core(mA, rA, mB, rB, true);
+}
+IVectorD mul_midrad(const IMatrixD& A, const IVectorD& x) {
+    const IMatrixD X = x;  // n x 1
+    const IMatrixD y = mul_midrad(A, X);
+    return y.col(0);
+}
+IMatrixD mul_midrad(const Eigen::MatrixXd& A, const IMatrixD& B) {
+    if (A.cols() != B.rows()) throw std::invalid_argument("mul_midrad: inner dimensions differ");
+    if (!all_bounded(B) || !A.allFinite()) return mul(to_interval(A), B);
+    Eigen::MatrixXd mB, rB;
+    split(B, mB, rB);
+    return midrad_core(A, Eigen::MatrixXd(), mB, rB, true);
+}
+IMatrixD mul_midrad(const IMatrixD& A, const Eigen::MatrixXd& B) {
+    if (A.cols() != B.rows()) throw std::invalid_argument("mul_midrad: inner dimensions differ");
+    if (!all_bounded(A) || !B.allFinite()) return mul(A, to_interval(B));
+    Eigen::MatrixXd mA, rA;
+    split(A, mA, rA);
+    return midrad_core(mA, rA, B, Eigen::MatrixXd(), true);
+}
+
+namespace detail {
+IMatrixD mul_midrad_without_rounding_error_UNSOUND(const IMatrixD& A, const IMatrixD& B) {
+    Eigen::MatrixXd mA, rA, mB, rB;
+    split(A, mA, rA);
+    split(B, mB, rB);
+    return midrad_core(mA, rA, mB, rB, false);
+}
+}  // namespace detail
+
+}  // namespace flowcert::linalg

@@ -1,0 +1,57 @@
+// QR with a rigorous enclosure of Q^{-1} (Lohner's method); see qr.hpp.
+#include "detail.hpp"
+
+#include <Eigen/QR>
+
+namespace flowcert::linalg {
+
+const char* to_string(QrStatus s) {
+    switch (s) {
+        case QrStatus::proven: return "proven";
+        case QrStatus::not_proven: return "not_proven";
+    }
+    return "unknown";
+}
+
+template <Interval I> QrResult<I> orthogonal_basis(const Eigen::MatrixXd& M, long bits) {
+    QrResult<I> out;
+    const Eigen::Index n = M.rows();
+    if (!M.allFinite()) { out.reason = "non-finite entries in M"; return out; }
+    if (n == 0) { out.reason = "empty matrix"; return out; }
+    const long p = std::max(bits, 53L);
+    // Householder QR with column pivoting (NOT rigorous; Q need only be nearly orthogonal).
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(M);
+    out.Q_double = qr.householderQ();  // n x n
+    out.permutation = qr.colsPermutation().indices().template cast<int>();
+    out.Q = to_interval<I>(out.Q_double, p);
+    const Eigen::MatrixXd Qt = out.Q_double.transpose();
+    // E = I - Q^T Q (rigorous), delta >= ||E||_inf.
+    const IMatrix<I> E = identity<I>(n, p) - detail::product(Qt, out.Q, p);
+    const double delta = norm_inf_upper<I>(E);
+    out.orthogonality_defect = delta;
+    if (!(delta < 1)) {
+        out.reason = "||I - Q^T Q||_inf <= " + detail::fmt_g(delta) + " is not < 1";
+        return out;
+    }
+    // Q^{-1} = (I + E) Q^T + F, |F_ij| <= delta^2 / (1 - delta) ||Q^T||_inf  (Neumann series).
+    const IMatrix<I> QtI = to_interval<I>(Qt, p);
+    IMatrix<I> Qinv = QtI + detail::product(E, Qt, p);
+    double qt_norm = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        double s = 0;
+        for (Eigen::Index j = 0; j < n; ++j) s = detail::add_up(s, std::abs(Qt(i, j)));
+        qt_norm = std::max(qt_norm, s);
+    }
+    const double rho = detail::mul_up(detail::div_up(detail::mul_up(delta, delta), detail::add_down(1.0, -delta)), qt_norm);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = 0; i < n; ++i) Qinv(i, j) = flowcert::inflate(Qinv(i, j), rho);
+    out.Q_inverse = std::move(Qinv);
+    out.status = QrStatus::proven;
+    out.reason = "Neumann series with ||I - Q^T Q||_inf <= " + detail::fmt_g(delta);
+    return out;
+}
+
+template QrResult<IntervalD> orthogonal_basis(const Eigen::MatrixXd&, long);
+template QrResult<IntervalMp> orthogonal_basis(const Eigen::MatrixXd&, long);
+
+}  // namespace flowcert::linalg
