@@ -1,0 +1,408 @@
+// flowcert/taylor/evaluator.cpp -- Taylor coefficient recurrences, C^0 and C^1.
+//
+// Recurrences for w = op(u, v) at order k (Moore 1966, ch. 11; Griewank & Walther 2008,
+// Table 13.1); d denotes the derivative with respect to the initial condition:
+//   mul   w_k = sum_{i=0..k} u_i v_{k-i}
+//   div   w_k = (u_k - sum_{i=1..k} v_i w_{k-i}) / v_0
+//   sqrt  w_k = (u_k - sum_{i=1..k-1} w_i w_{k-i}) / (2 w_0)
+//   exp   k w_k = sum_{i=1..k} i u_i w_{k-i}
+//   log   k u_0 w_k = k u_k - sum_{i=1..k-1} i w_i u_{k-i}
+//   sin/cos  k s_k = sum i u_i c_{k-i},  k c_k = -sum i u_i s_{k-i}
+// The derivative recurrences are these identities differentiated term by term.
+#include <flowcert/taylor.hpp>
+
+#include <gmp.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace flowcert::taylor {
+
+const char* to_string(EvalStatus s) {
+    switch (s) {
+        case EvalStatus::ok: return "ok";
+        case EvalStatus::relu_kink: return "relu_kink";
+        case EvalStatus::domain_error: return "domain_error";
+        case EvalStatus::non_finite: return "non_finite";
+    }
+    return "?";
+}
+
+namespace {
+
+// ---- scalar adapters: double (non-rigorous), IntervalD, IntervalMp -------------------
+template <class T> struct Scalar;
+
+template <> struct Scalar<double> {
+    static double constant(const std::string& text, long) {
+        mpq_t q;
+        mpq_init(q);
+        if (auto err = parse_rational(text, q)) {
+            mpq_clear(q);
+            throw std::invalid_argument(*err);
+        }
+        const double d = mpq_get_d(q);  // round toward zero: a non-rigorous predictor only
+        mpq_clear(q);
+        return d;
+    }
+    static double one(long) { return 1.0; }
+    static int sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+    static bool positive(double x) { return x > 0; }
+    static bool nonzero(double x) { return x != 0; }
+    static bool finite(double x) { return std::isfinite(x); }
+    static double sq(double x) { return x * x; }
+};
+
+template <> struct Scalar<IntervalD> {
+    static IntervalD constant(const std::string& text, long) { return IntervalD::from_decimal(text); }
+    static IntervalD one(long) { return IntervalD(1); }
+    static int sign(const IntervalD& x) { return certainly_positive(x) ? 1 : (certainly_negative(x) ? -1 : 0); }
+    static bool positive(const IntervalD& x) { return certainly_positive(x); }
+    static bool nonzero(const IntervalD& x) { return certainly_nonzero(x); }
+    static bool finite(const IntervalD& x) { return is_bounded(x); }
+    static IntervalD sq(const IntervalD& x) { return sqr(x); }
+};
+
+template <> struct Scalar<IntervalMp> {
+    static IntervalMp constant(const std::string& text, long bits) {
+        return IntervalMp::from_decimal(text, Precision(bits));
+    }
+    static IntervalMp one(long bits) { return IntervalMp::from_integer(1, Precision(bits)); }
+    static int sign(const IntervalMp& x) { return certainly_positive(x) ? 1 : (certainly_negative(x) ? -1 : 0); }
+    static bool positive(const IntervalMp& x) { return certainly_positive(x); }
+    static bool nonzero(const IntervalMp& x) { return certainly_nonzero(x); }
+    static bool finite(const IntervalMp& x) { return is_bounded(x); }
+    static IntervalMp sq(const IntervalMp& x) { return sqr(x); }
+};
+
+}  // namespace
+
+template <class T>
+TaylorEvaluator<T>::TaylorEvaluator(const VectorField& field, std::vector<T> params, long bits)
+    : nodes_(field.nodes()), outputs_(field.outputs()), n_(field.dimension()) {
+    if (!field.complete()) throw std::invalid_argument("the vector field has no right-hand side");
+    if (static_cast<int>(params.size()) != field.parameter_count())
+        throw std::invalid_argument("expected " + std::to_string(field.parameter_count()) + " parameter values, got " +
+                                    std::to_string(params.size()));
+    const_values_.resize(nodes_.size());
+    for (std::size_t id = 0; id < nodes_.size(); ++id) {
+        const Node& nd = nodes_[id];
+        if (nd.op == Op::Param) const_values_[id] = params[nd.index];
+        if (nd.op == Op::Const) const_values_[id] = Scalar<T>::constant(field.constants()[nd.index], bits);
+    }
+    one_ = {Scalar<T>::one(bits), Scalar<T>::one(bits) - Scalar<T>::one(bits)};
+    relu_sign_.assign(nodes_.size(), 0);
+}
+
+template <class T>
+void TaylorEvaluator<T>::reserve(int order) {
+    const std::size_t need = static_cast<std::size_t>(order) + 2;
+    if (need <= stride_) return;
+    stride_ = need;
+    const std::size_t N = nodes_.size();
+    val_.assign(N * stride_, one_[1]);
+    aux_.assign(N * stride_, one_[1]);
+    der_.assign(N * stride_ * n_, one_[1]);
+    aux_der_.assign(N * stride_ * n_, one_[1]);
+    for (std::size_t id = 0; id < N; ++id)
+        if (nodes_[id].op == Op::Param || nodes_[id].op == Op::Const) val_[id * stride_] = const_values_[id];
+}
+
+template <class T>
+EvalResult TaylorEvaluator<T>::compute(std::span<const T> x0, int order) {
+    return run(x0, order, false);
+}
+template <class T>
+EvalResult TaylorEvaluator<T>::compute_c1(std::span<const T> x0, int order) {
+    return run(x0, order, true);
+}
+
+template <class T>
+EvalResult TaylorEvaluator<T>::evaluate(std::span<const T> x0, std::span<T> out) {
+    EvalResult r = run(x0, 0, false);
+    if (!r.ok()) return r;
+    // f(x0) is the order-0 coefficient of each output node.
+    for (int i = 0; i < n_; ++i) out[i] = val_[static_cast<std::size_t>(outputs_[i]) * stride_];
+    return r;
+}
+
+template <class T>
+EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
+    if (static_cast<int>(x0.size()) != n_) throw std::invalid_argument("initial value of the wrong dimension");
+    if (order < 0) throw std::invalid_argument("negative Taylor order");
+    reserve(order);
+    order_ = order;
+    const std::size_t N = nodes_.size();
+    for (int i = 0; i < n_; ++i) {
+        val_[i * stride_] = x0[i];
+        if (c1)
+            for (int j = 0; j < n_; ++j) der_[(i * stride_) * n_ + j] = one_[i == j ? 0 : 1];
+    }
+    // For order 0 we still evaluate the nodes once, so evaluate() can read f(x0).
+    const int kmax = order == 0 ? 0 : order - 1;
+    for (int k = 0; k <= kmax; ++k) {
+        for (std::size_t id = n_; id < N; ++id) {
+            EvalResult r = eval_node(static_cast<int>(id), k, c1);
+            if (!r.ok()) return r;
+        }
+        if (order == 0) break;
+        // x_{k+1} = f_k / (k+1)
+        for (int i = 0; i < n_; ++i) {
+            const std::size_t o = static_cast<std::size_t>(outputs_[i]);
+            val_[i * stride_ + k + 1] = val_[o * stride_ + k] / (k + 1);
+            if (c1)
+                for (int j = 0; j < n_; ++j)
+                    der_[(i * stride_ + k + 1) * n_ + j] = der_[(o * stride_ + k) * n_ + j] / (k + 1);
+        }
+    }
+    for (int i = 0; i < n_; ++i)
+        for (int k = 0; k <= order; ++k)
+            if (!Scalar<T>::finite(val_[i * stride_ + k]))
+                return {EvalStatus::non_finite, "Taylor coefficient " + std::to_string(k) + " of variable " +
+                                                    std::to_string(i) + " is not finite"};
+    return {};
+}
+
+template <class T>
+EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
+    using std::cos;
+    using std::exp;
+    using std::log;
+    using std::sin;
+    using std::sqrt;
+    const Node& nd = nodes_[id];
+    if (nd.constant) {
+        if (k > 0) return {};
+        c1 = false;
+    }
+    if (nd.op == Op::Param || nd.op == Op::Const) return {};
+    const std::size_t S = stride_;
+    const int n = n_;
+    T* w = &val_[id * S];
+    T* dw = &der_[id * S * n];
+    const T* u = &val_[nd.a * S];
+    const T* du = &der_[nd.a * S * n];
+    const bool ca = nodes_[nd.a].constant;
+    const T* v = nd.b >= 0 ? &val_[nd.b * S] : nullptr;
+    const T* dv = nd.b >= 0 ? &der_[nd.b * S * n] : nullptr;
+    const bool cb = nd.b >= 0 && nodes_[nd.b].constant;
+    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
+    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+
+    switch (nd.op) {
+        case Op::Var: case Op::Param: case Op::Const: return {};
+        case Op::Add:
+            w[k] = (cb && k > 0) ? u[k] : (ca && k > 0) ? v[k] : u[k] + v[k];
+            if (c1)
+                for (int m = 0; m < n; ++m)
+                    Dw(dw, k, m) = cb ? D(du, k, m) : ca ? D(dv, k, m) : D(du, k, m) + D(dv, k, m);
+            return {};
+        case Op::Sub:
+            w[k] = (cb && k > 0) ? u[k] : (ca && k > 0) ? -v[k] : u[k] - v[k];
+            if (c1)
+                for (int m = 0; m < n; ++m)
+                    Dw(dw, k, m) = cb ? D(du, k, m) : ca ? -D(dv, k, m) : D(du, k, m) - D(dv, k, m);
+            return {};
+        case Op::Neg:
+            w[k] = -u[k];
+            if (c1)
+                for (int m = 0; m < n; ++m) Dw(dw, k, m) = -D(du, k, m);
+            return {};
+        case Op::Mul:
+            if (ca) {
+                w[k] = u[0] * v[k];
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, k, m) = u[0] * D(dv, k, m);
+            } else if (cb) {
+                w[k] = u[k] * v[0];
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, k, m) = D(du, k, m) * v[0];
+            } else {
+                T acc = u[0] * v[k];
+                for (int i = 1; i <= k; ++i) acc += u[i] * v[k - i];
+                w[k] = acc;
+                if (c1)
+                    for (int m = 0; m < n; ++m) {
+                        T d = D(du, 0, m) * v[k] + u[0] * D(dv, k, m);
+                        for (int i = 1; i <= k; ++i) d += D(du, i, m) * v[k - i] + u[i] * D(dv, k - i, m);
+                        Dw(dw, k, m) = d;
+                    }
+            }
+            return {};
+        case Op::Sqr: {
+            // w_k = 2 sum_{i < k-i} u_i u_{k-i} + u_{k/2}^2 (k even)
+            T acc = (k % 2 == 0) ? Scalar<T>::sq(u[k / 2]) : u[0] * u[k];
+            if (k % 2 == 0) {
+                if (k > 0) {
+                    T s = u[0] * u[k];
+                    for (int i = 1; i < k - i; ++i) s += u[i] * u[k - i];
+                    acc += s + s;
+                }
+            } else {
+                T s = acc;
+                for (int i = 1; i < k - i; ++i) s += u[i] * u[k - i];
+                acc = s + s;
+            }
+            w[k] = acc;
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T d = D(du, 0, m) * u[k];
+                    for (int i = 1; i <= k; ++i) d += D(du, i, m) * u[k - i];
+                    Dw(dw, k, m) = d + d;
+                }
+            return {};
+        }
+        case Op::Div: {
+            if (k == 0 && !Scalar<T>::nonzero(v[0]))
+                return {EvalStatus::domain_error, "division by a set that contains 0 (node " + std::to_string(id) + ")"};
+            if (cb) {
+                w[k] = u[k] / v[0];
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, k, m) = D(du, k, m) / v[0];
+                return {};
+            }
+            T acc = u[k];
+            for (int i = 1; i <= k; ++i) acc -= v[i] * w[k - i];
+            w[k] = acc / v[0];
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T d = D(du, k, m);
+                    for (int i = 0; i <= k; ++i) d -= D(dv, i, m) * w[k - i];
+                    for (int i = 1; i <= k; ++i) d -= v[i] * D(dw, k - i, m);
+                    Dw(dw, k, m) = d / v[0];
+                }
+            return {};
+        }
+        case Op::Sqrt: {
+            if (k == 0) {
+                if (!Scalar<T>::positive(u[0]))
+                    return {EvalStatus::domain_error, "sqrt of a set that is not certainly positive (node " +
+                                                          std::to_string(id) + ")"};
+                w[0] = sqrt(u[0]);
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, 0, m) = D(du, 0, m) / (w[0] + w[0]);
+                return {};
+            }
+            T acc = u[k];
+            for (int i = 1; i <= k - 1; ++i) acc -= w[i] * w[k - i];
+            const T two_w0 = w[0] + w[0];
+            w[k] = acc / two_w0;
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T s = w[1] * D(dw, k - 1, m);
+                    for (int i = 2; i <= k; ++i) s += w[i] * D(dw, k - i, m);
+                    Dw(dw, k, m) = (D(du, k, m) - (s + s)) / two_w0;
+                }
+            return {};
+        }
+        case Op::Exp: {
+            if (k == 0) {
+                w[0] = exp(u[0]);
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, 0, m) = w[0] * D(du, 0, m);
+                return {};
+            }
+            T acc = u[1] * w[k - 1];
+            for (int i = 2; i <= k; ++i) acc += (u[i] * w[k - i]) * i;
+            w[k] = acc / k;
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T d = D(du, 1, m) * w[k - 1] + u[1] * D(dw, k - 1, m);
+                    for (int i = 2; i <= k; ++i) d += (D(du, i, m) * w[k - i] + u[i] * D(dw, k - i, m)) * i;
+                    Dw(dw, k, m) = d / k;
+                }
+            return {};
+        }
+        case Op::Log: {
+            if (k == 0) {
+                if (!Scalar<T>::positive(u[0]))
+                    return {EvalStatus::domain_error, "log of a set that is not certainly positive (node " +
+                                                          std::to_string(id) + ")"};
+                w[0] = log(u[0]);
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, 0, m) = D(du, 0, m) / u[0];
+                return {};
+            }
+            T acc = u[k];
+            if (k >= 2) {
+                T s = w[1] * u[k - 1];
+                for (int i = 2; i <= k - 1; ++i) s += (w[i] * u[k - i]) * i;
+                acc -= s / k;
+            }
+            w[k] = acc / u[0];
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T s = w[1] * D(du, k - 1, m);
+                    for (int i = 2; i <= k; ++i) s += (w[i] * D(du, k - i, m)) * i;
+                    for (int i = 1; i <= k - 1; ++i) s += (D(dw, i, m) * u[k - i]) * i;
+                    Dw(dw, k, m) = (D(du, k, m) - s / k) / u[0];
+                }
+            return {};
+        }
+        case Op::Sin:
+        case Op::Cos: {
+            // w holds sin (Op::Sin) or cos (Op::Cos); aux holds the other one.
+            const bool is_sin = nd.op == Op::Sin;
+            T* s = is_sin ? w : &aux_[id * S];
+            T* c = is_sin ? &aux_[id * S] : w;
+            T* ds = is_sin ? dw : &aux_der_[id * S * n];
+            T* dc = is_sin ? &aux_der_[id * S * n] : dw;
+            if (k == 0) {
+                s[0] = sin(u[0]);
+                c[0] = cos(u[0]);
+                if (c1)
+                    for (int m = 0; m < n; ++m) {
+                        Dw(ds, 0, m) = c[0] * D(du, 0, m);
+                        Dw(dc, 0, m) = -(s[0] * D(du, 0, m));
+                    }
+                return {};
+            }
+            T as = u[1] * c[k - 1], ac = u[1] * s[k - 1];
+            for (int i = 2; i <= k; ++i) {
+                as += (u[i] * c[k - i]) * i;
+                ac += (u[i] * s[k - i]) * i;
+            }
+            s[k] = as / k;
+            c[k] = -(ac / k);
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T a1 = D(du, 1, m) * c[k - 1] + u[1] * D(dc, k - 1, m);
+                    T a2 = D(du, 1, m) * s[k - 1] + u[1] * D(ds, k - 1, m);
+                    for (int i = 2; i <= k; ++i) {
+                        a1 += (D(du, i, m) * c[k - i] + u[i] * D(dc, k - i, m)) * i;
+                        a2 += (D(du, i, m) * s[k - i] + u[i] * D(ds, k - i, m)) * i;
+                    }
+                    Dw(ds, k, m) = a1 / k;
+                    Dw(dc, k, m) = -(a2 / k);
+                }
+            return {};
+        }
+        case Op::Relu: {
+            if (k == 0) {
+                const int sg = Scalar<T>::sign(u[0]);
+                if (sg == 0)
+                    return {EvalStatus::relu_kink,
+                            "the enclosure of a relu argument (node " + std::to_string(id) +
+                                ") contains 0: the step straddles the kink"};
+                relu_sign_[id] = static_cast<signed char>(sg);
+            }
+            if (relu_sign_[id] > 0) {
+                w[k] = u[k];
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, k, m) = D(du, k, m);
+            } else {
+                w[k] = one_[1];
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, k, m) = one_[1];
+            }
+            return {};
+        }
+    }
+    return {};
+}
+
+template class TaylorEvaluator<double>;
+template class TaylorEvaluator<IntervalD>;
+template class TaylorEvaluator<IntervalMp>;
+
+}  // namespace flowcert::taylor
