@@ -1,0 +1,514 @@
+// The certificate: JSON (docs/certificate-format.md), HTML, Markdown, and re-validation.
+#include <flowcert/cert.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace flowcert::cert {
+
+using nlohmann::json;
+
+namespace {
+
+json doubles(const std::vector<double>& v) {
+    json a = json::array();
+    for (double x : v) a.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+    return a;
+}
+std::vector<double> doubles_from(const json& a) {
+    std::vector<double> v;
+    for (const auto& x : a) v.push_back(x.is_number() ? x.get<double>() : std::numeric_limits<double>::quiet_NaN());
+    return v;
+}
+json band_json(const Band& b) { return {{"label", b.label}, {"x", doubles(b.x)}, {"lo", doubles(b.lo)}, {"hi", doubles(b.hi)}}; }
+Band band_from(const json& j) {
+    return Band{j.at("label").get<std::string>(), doubles_from(j.at("x")), doubles_from(j.at("lo")), doubles_from(j.at("hi"))};
+}
+
+json plot_json(const Plot& plot) {
+    return std::visit(
+        [](const auto& p) -> json {
+            using T = std::decay_t<decltype(p)>;
+            json j;
+            if constexpr (std::is_same_v<T, TubePlot>) {
+                j = {{"kind", "tube"}, {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+                     {"log_x", p.log_x}, {"log_y", p.log_y}, {"bands", json::array()}};
+                for (const auto& b : p.bands) j["bands"].push_back(band_json(b));
+            } else if constexpr (std::is_same_v<T, SweepPlot>) {
+                j = {{"kind", "sweep"}, {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+                     {"log_x", p.log_x}, {"log_y", p.log_y}, {"series", json::array()}, {"references", json::array()}};
+                for (const auto& b : p.series) j["series"].push_back(band_json(b));
+                for (const auto& r : p.references)
+                    j["references"].push_back({{"label", r.label}, {"coefficient", r.coefficient}, {"slope", r.slope}});
+            } else if constexpr (std::is_same_v<T, CirclePlot>) {
+                j = {{"kind", "circle"}, {"title", p.title}, {"directions", json::array()}};
+                for (const auto& d : p.directions)
+                    j["directions"].push_back({{"label", d.label}, {"group", d.group}, {"x_lo", d.x_lo}, {"x_hi", d.x_hi},
+                                               {"y_lo", d.y_lo}, {"y_hi", d.y_hi}, {"normalize", d.normalize}});
+            } else {
+                j = {{"kind", "heatmap"}, {"title", p.title}, {"row_labels", p.row_labels}, {"col_labels", p.col_labels},
+                     {"values", json::array()}};
+                for (const auto& r : p.values) j["values"].push_back(doubles(r));
+            }
+            return j;
+        },
+        plot);
+}
+
+double num_or_nan(const json& j) { return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN(); }
+
+Plot plot_from(const json& j) {
+    const std::string kind = j.at("kind").get<std::string>();
+    if (kind == "tube") {
+        TubePlot p{j.at("title"), j.at("x_label"), j.at("y_label"), j.at("log_x"), j.at("log_y"), {}};
+        for (const auto& b : j.at("bands")) p.bands.push_back(band_from(b));
+        return p;
+    }
+    if (kind == "sweep") {
+        SweepPlot p{j.at("title"), j.at("x_label"), j.at("y_label"), j.at("log_x"), j.at("log_y"), {}, {}};
+        for (const auto& b : j.at("series")) p.series.push_back(band_from(b));
+        for (const auto& r : j.at("references"))
+            p.references.push_back({r.at("label"), num_or_nan(r.at("coefficient")), num_or_nan(r.at("slope"))});
+        return p;
+    }
+    if (kind == "circle") {
+        CirclePlot p{j.at("title"), {}};
+        for (const auto& d : j.at("directions"))
+            p.directions.push_back({d.at("label"), d.at("group"), num_or_nan(d.at("x_lo")), num_or_nan(d.at("x_hi")),
+                                    num_or_nan(d.at("y_lo")), num_or_nan(d.at("y_hi")), d.at("normalize")});
+        return p;
+    }
+    if (kind == "heatmap") {
+        HeatMap p{j.at("title"), j.at("row_labels"), j.at("col_labels"), {}};
+        for (const auto& r : j.at("values")) p.values.push_back(doubles_from(r));
+        return p;
+    }
+    throw std::invalid_argument("plot kind '" + kind + "' is unknown");
+}
+
+json pairs_json(const std::vector<std::pair<std::string, std::string>>& v) {
+    json o = json::object();
+    for (const auto& [k, x] : v) o[k] = x;
+    return o;
+}
+
+json check_json(const Check& c) {
+    json e = json::array();
+    for (const auto& x : c.enclosures) e.push_back({{"name", x.name}, {"lo", x.lo}, {"hi", x.hi}});
+    return {{"name", c.name},
+            {"citation", c.citation},
+            {"statement", c.statement},
+            {"status", std::string(to_string(c.status))},
+            {"relation", std::string(to_string(c.relation))},
+            {"enclosures", e},
+            {"reason", c.reason},
+            {"witness", c.witness}};
+}
+
+}  // namespace
+
+json to_json(const Report& r) {
+    json j;
+    j["format"] = certificate_format;
+    j["format_version"] = certificate_format_version;
+    j["verifier"] = r.verifier;
+    j["case"] = {{"name", r.case_name},
+                 {"description", r.case_description},
+                 {"expect", r.expected ? json(std::string(to_string(*r.expected))) : json(nullptr)},
+                 {"labels", r.labels}};
+    j["claim"] = {{"paper", r.claim.paper},
+                  {"locator", r.claim.locator},
+                  {"paper_statement", r.claim.paper_statement},
+                  {"proven_statement", r.claim.proven_statement}};
+    j["verdict"] = std::string(to_string(r.verdict()));
+    j["verdict_reason"] = r.verdict_reason();
+    j["completed"] = r.completed();
+    j["error"] = r.error() ? json(*r.error()) : json(nullptr);
+    j["checks"] = json::array();
+    for (const auto& c : r.checks()) j["checks"].push_back(check_json(c));
+    j["tables"] = json::array();
+    for (const auto& t : r.tables()) j["tables"].push_back({{"name", t.name}, {"columns", t.columns}, {"rows", t.rows}});
+    j["plots"] = json::array();
+    for (const auto& p : r.plots()) j["plots"].push_back(plot_json(p));
+    j["notes"] = r.notes();
+    const Provenance& p = r.provenance;
+    j["provenance"] = {{"flowcert_version", p.flowcert_version},
+                       {"git_commit", p.git_commit},
+                       {"compiler", p.compiler},
+                       {"compiler_flags", p.compiler_flags},
+                       {"build_type", p.build_type},
+                       {"libraries", pairs_json(p.libraries)},
+                       {"precision_bits", p.precision_bits},
+                       {"seeds", pairs_json(p.seeds)},
+                       {"case_file", p.case_file},
+                       {"case_sha256", p.case_sha256},
+                       {"command_line", p.command_line},
+                       {"started_utc", p.started_utc},
+                       {"wall_time_seconds", p.wall_time_seconds},
+                       {"self_test_passed", p.self_test_passed},
+                       {"self_test", p.self_test}};
+    j["digest"] = certificate_digest(j);
+    return j;
+}
+
+std::string certificate_digest(const json& j) {
+    json copy = j;
+    if (copy.is_object()) copy.erase("digest");
+    return sha256_hex(copy.dump());
+}
+
+// ---- schema ----------------------------------------------------------------------------
+
+std::vector<std::string> schema_problems(const json& j) {
+    std::vector<std::string> p;
+    if (!j.is_object()) return {"the certificate is not a JSON object"};
+    auto need = [&](const json& o, const std::string& where, const char* key, json::value_t t) -> bool {
+        if (!o.is_object() || !o.contains(key)) {
+            p.push_back("missing field " + where + key);
+            return false;
+        }
+        const json& v = o.at(key);
+        const bool ok = t == json::value_t::number_float ? v.is_number()
+                        : t == json::value_t::number_integer ? v.is_number_integer()
+                                                             : v.type() == t;
+        if (!ok) p.push_back("field " + where + key + " has the wrong type (" + std::string(v.type_name()) + ")");
+        return ok;
+    };
+    using T = json::value_t;
+    if (need(j, "", "format", T::string) && j["format"] != certificate_format)
+        p.push_back("format is '" + j["format"].get<std::string>() + "', expected '" + certificate_format + "'");
+    if (need(j, "", "format_version", T::number_integer) && j["format_version"] != certificate_format_version)
+        p.push_back("unsupported format_version " + j["format_version"].dump() + " (this flowcert reads version " +
+                    std::to_string(certificate_format_version) + ")");
+    need(j, "", "verifier", T::string);
+    if (need(j, "", "case", T::object)) {
+        need(j["case"], "case.", "name", T::string);
+        need(j["case"], "case.", "description", T::string);
+        need(j["case"], "case.", "labels", T::array);
+        if (!j["case"].contains("expect")) p.push_back("missing field case.expect");
+        else if (!j["case"]["expect"].is_null() &&
+                 (!j["case"]["expect"].is_string() || !parse_verdict(j["case"]["expect"].get<std::string>())))
+            p.push_back("case.expect is not a verdict");
+    }
+    if (need(j, "", "claim", T::object))
+        for (const char* k : {"paper", "locator", "paper_statement", "proven_statement"}) need(j["claim"], "claim.", k, T::string);
+    if (need(j, "", "verdict", T::string) && !parse_verdict(j["verdict"].get<std::string>()))
+        p.push_back("verdict '" + j["verdict"].get<std::string>() + "' is not one of CERTIFIED, REFUTED, INCONCLUSIVE, ERROR");
+    need(j, "", "verdict_reason", T::string);
+    need(j, "", "completed", T::boolean);
+    if (!j.contains("error")) p.push_back("missing field error");
+    else if (!j["error"].is_null() && !j["error"].is_string()) p.push_back("field error must be null or a string");
+    if (need(j, "", "checks", T::array)) {
+        std::size_t i = 0;
+        for (const auto& c : j["checks"]) {
+            const std::string w = "checks[" + std::to_string(i++) + "].";
+            for (const char* k : {"name", "citation", "statement", "reason", "witness"}) need(c, w, k, T::string);
+            if (need(c, w, "status", T::string) && !parse_check_status(c["status"].get<std::string>()))
+                p.push_back(w + "status '" + c["status"].get<std::string>() + "' is unknown");
+            Relation rel;
+            if (need(c, w, "relation", T::string) && !parse_relation(c["relation"].get<std::string>(), rel))
+                p.push_back(w + "relation '" + c["relation"].get<std::string>() + "' is unknown");
+            if (need(c, w, "enclosures", T::array))
+                for (const auto& e : c["enclosures"])
+                    for (const char* k : {"name", "lo", "hi"}) need(e, w + "enclosures[].", k, T::string);
+        }
+    }
+    if (need(j, "", "tables", T::array))
+        for (const auto& t : j["tables"]) {
+            need(t, "tables[].", "name", T::string);
+            if (need(t, "tables[].", "columns", T::array) && need(t, "tables[].", "rows", T::array))
+                for (const auto& row : t["rows"])
+                    if (!row.is_array() || row.size() != t["columns"].size())
+                        p.push_back("table '" + t.value("name", std::string("?")) + "' has a row of the wrong length");
+        }
+    if (need(j, "", "plots", T::array))
+        for (const auto& pl : j["plots"]) {
+            try {
+                plot_from(pl);
+            } catch (const std::exception& e) {
+                p.push_back(std::string("malformed plot: ") + e.what());
+            }
+        }
+    need(j, "", "notes", T::array);
+    if (need(j, "", "provenance", T::object)) {
+        const json& v = j["provenance"];
+        for (const char* k : {"flowcert_version", "git_commit", "compiler", "compiler_flags", "build_type", "case_file",
+                              "case_sha256", "command_line", "started_utc", "self_test"})
+            need(v, "provenance.", k, T::string);
+        need(v, "provenance.", "libraries", T::object);
+        need(v, "provenance.", "seeds", T::object);
+        need(v, "provenance.", "precision_bits", T::number_integer);
+        need(v, "provenance.", "wall_time_seconds", T::number_float);
+        need(v, "provenance.", "self_test_passed", T::boolean);
+    }
+    need(j, "", "digest", T::string);
+    return p;
+}
+
+Report report_from_json(const json& j) {
+    const auto problems = schema_problems(j);
+    if (!problems.empty()) throw std::invalid_argument("malformed certificate: " + problems.front());
+    Report r;
+    r.verifier = j["verifier"];
+    r.case_name = j["case"]["name"];
+    r.case_description = j["case"]["description"];
+    if (j["case"]["expect"].is_string()) r.expected = parse_verdict(j["case"]["expect"].get<std::string>());
+    r.labels = j["case"]["labels"].get<std::vector<std::string>>();
+    r.claim = {j["claim"]["paper"], j["claim"]["locator"], j["claim"]["paper_statement"], j["claim"]["proven_statement"]};
+    for (const auto& c : j["checks"]) {
+        Check k;
+        k.name = c["name"];
+        k.citation = c["citation"];
+        k.statement = c["statement"];
+        k.status = *parse_check_status(c["status"].get<std::string>());
+        parse_relation(c["relation"].get<std::string>(), k.relation);
+        for (const auto& e : c["enclosures"]) k.enclosures.push_back({e["name"], e["lo"], e["hi"]});
+        k.reason = c["reason"];
+        k.witness = c["witness"];
+        if (k.status == CheckStatus::not_run) r.plan(k.name);
+        else r.record(k);  // throws if the stored status disagrees with the stored enclosures
+    }
+    for (const auto& t : j["tables"]) {
+        Table& tb = r.table(t["name"], t["columns"].get<std::vector<std::string>>());
+        for (const auto& row : t["rows"]) tb.add_row(row.get<std::vector<std::string>>());
+    }
+    for (const auto& p : j["plots"]) r.add_plot(plot_from(p));
+    for (const auto& n : j["notes"]) r.note(n.get<std::string>());
+    const json& v = j["provenance"];
+    Provenance& p = r.provenance;
+    p.flowcert_version = v["flowcert_version"];
+    p.git_commit = v["git_commit"];
+    p.compiler = v["compiler"];
+    p.compiler_flags = v["compiler_flags"];
+    p.build_type = v["build_type"];
+    for (const auto& [k, x] : v["libraries"].items()) p.libraries.emplace_back(k, x.get<std::string>());
+    for (const auto& [k, x] : v["seeds"].items()) p.seeds.emplace_back(k, x.get<std::string>());
+    p.precision_bits = v["precision_bits"];
+    p.case_file = v["case_file"];
+    p.case_sha256 = v["case_sha256"];
+    p.command_line = v["command_line"];
+    p.started_utc = v["started_utc"];
+    p.wall_time_seconds = v["wall_time_seconds"];
+    p.self_test_passed = v["self_test_passed"];
+    p.self_test = v["self_test"];
+    if (j["completed"].get<bool>()) r.mark_completed();
+    if (j["error"].is_string()) r.set_error(j["error"]);
+    return r;
+}
+
+// ---- re-validation -------------------------------------------------------------------------
+
+std::string RecheckResult::summary() const {
+    std::string s = accepted ? "ACCEPTED" : "REJECTED";
+    s += ": " + std::to_string(checks_rechecked) + " checks re-verified with exact rationals, " +
+         std::to_string(checks_not_recheckable) + " not re-checkable from stored data";
+    for (const auto& p : problems) s += "\n  - " + p;
+    return s;
+}
+
+RecheckResult recheck_certificate(const json& j) {
+    RecheckResult r;
+    r.problems = schema_problems(j);
+    if (!r.problems.empty()) return r;
+    if (j["digest"] != certificate_digest(j))
+        r.problems.push_back("digest mismatch: the certificate was changed after it was written");
+    const json& v = j["provenance"];
+    if (!v["self_test_passed"].get<bool>()) r.problems.push_back("provenance: the rounding self-test did not pass");
+    const std::string h = v["case_sha256"];
+    if (h.size() != 64 || h.find_first_not_of("0123456789abcdef") != std::string::npos)
+        r.problems.push_back("provenance: case_sha256 is not a SHA-256 digest");
+    for (const char* k : {"git_commit", "compiler", "flowcert_version", "started_utc"})
+        if (v[k].get<std::string>().empty()) r.problems.push_back(std::string("provenance: ") + k + " is empty");
+    const json& ps = v["precision_bits"];
+    if (ps.get<long>() < 2) r.problems.push_back("provenance: precision_bits is not a valid precision");
+
+    std::vector<CheckStatus> statuses;
+    for (const auto& c : j["checks"]) {
+        const std::string name = c["name"];
+        const CheckStatus stored = *parse_check_status(c["status"].get<std::string>());
+        statuses.push_back(stored);
+        Relation rel = Relation::none;
+        parse_relation(c["relation"].get<std::string>(), rel);
+        if (rel == Relation::none) {
+            ++r.checks_not_recheckable;
+            continue;
+        }
+        if (stored == CheckStatus::not_run) continue;
+        std::vector<Enclosure> e;
+        for (const auto& x : c["enclosures"]) e.push_back({x["name"], x["lo"], x["hi"]});
+        try {
+            std::string why;
+            const CheckStatus s = evaluate_relation(rel, e, &why);
+            ++r.checks_rechecked;
+            if (s != stored)
+                r.problems.push_back("check '" + name + "' is recorded as " + std::string(to_string(stored)) +
+                                     " but its stored enclosures give " + std::string(to_string(s)) + ": " + why);
+        } catch (const std::exception& ex) {
+            r.problems.push_back("check '" + name + "': " + ex.what());
+        }
+    }
+    const Verdict recomputed = compute_verdict(statuses, j["completed"].get<bool>(), j["error"].is_string());
+    const std::string stored = j["verdict"];
+    if (*parse_verdict(stored) != recomputed)
+        r.problems.push_back("verdict " + stored + " does not follow from the checks, which give " +
+                             std::string(to_string(recomputed)));
+    r.accepted = r.problems.empty();
+    return r;
+}
+
+// ---- HTML and Markdown -------------------------------------------------------------------
+
+namespace {
+
+std::string esc(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += c;
+        }
+    }
+    return o;
+}
+
+const char* verdict_class(Verdict v) {
+    switch (v) {
+        case Verdict::certified: return "certified";
+        case Verdict::refuted: return "refuted";
+        case Verdict::inconclusive: return "inconclusive";
+        default: return "error";
+    }
+}
+
+}  // namespace
+
+std::string render_html(const Report& r) {
+    const Verdict v = r.verdict();
+    std::ostringstream o;
+    o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << esc(r.verifier) << " / "
+      << esc(r.case_name) << ": " << to_string(v) << "</title>\n<style>\n"
+      << "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
+         "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #ccc;padding:3px 6px;"
+         "vertical-align:top;font-size:13px}th{background:#f3f3f3}"
+         ".badge{display:inline-block;padding:3px 10px;border-radius:4px;color:white;font-weight:bold}"
+         ".certified{background:#2e7d32}.refuted{background:#c62828}.inconclusive{background:#ef6c00}"
+         ".error{background:#6a1b9a}.proven{color:#2e7d32}.disproven{color:#c62828}.not_proven,.not_run{color:#ef6c00}"
+         "code{font-size:12px;word-break:break-all}svg.plot{border:1px solid #ddd;margin:0.5em 0}\n"
+      << "</style>\n</head>\n<body>\n";
+    o << "<h1>" << esc(r.verifier) << " &mdash; " << esc(r.case_name) << "</h1>\n";
+    o << "<p><span class=\"badge " << verdict_class(v) << "\" id=\"verdict\">" << to_string(v) << "</span> "
+      << esc(r.verdict_reason()) << "</p>\n";
+    if (r.expected)
+        o << "<p>Expected by the case: " << to_string(*r.expected) << (*r.expected == v ? " (as expected)" : " (MISMATCH)")
+          << "</p>\n";
+    if (!r.case_description.empty()) o << "<p>" << esc(r.case_description) << "</p>\n";
+    o << "<h2>Claim</h2>\n<table>\n<tr><th>paper</th><td>" << esc(r.claim.paper) << "</td></tr>\n<tr><th>locator</th><td>"
+      << esc(r.claim.locator) << "</td></tr>\n<tr><th>statement in the paper</th><td>" << esc(r.claim.paper_statement)
+      << "</td></tr>\n<tr><th>statement proven by this run</th><td>" << esc(r.claim.proven_statement) << "</td></tr>\n</table>\n";
+    o << "<h2>Checks</h2>\n<table>\n<tr><th>check</th><th>citation</th><th>statement</th><th>status</th><th>enclosures</th><th>reason</th></tr>\n";
+    for (const auto& c : r.checks()) {
+        o << "<tr><td>" << esc(c.name) << "</td><td>" << esc(c.citation) << "</td><td>" << esc(c.statement)
+          << "</td><td class=\"" << to_string(c.status) << "\">" << to_string(c.status) << "</td><td>";
+        for (const auto& e : c.enclosures)
+            o << esc(e.name) << " &isin; <code>[" << esc(e.lo) << ", " << esc(e.hi) << "]</code><br>";
+        o << "</td><td>" << esc(c.reason);
+        if (!c.witness.empty()) o << "<br><b>witness:</b> " << esc(c.witness);
+        o << "</td></tr>\n";
+    }
+    o << "</table>\n";
+    if (!r.notes().empty()) {
+        o << "<h2>Notes</h2>\n<ul>\n";
+        for (const auto& n : r.notes()) o << "<li>" << esc(n) << "</li>\n";
+        o << "</ul>\n";
+    }
+    for (const auto& t : r.tables()) {
+        o << "<h2>" << esc(t.name) << "</h2>\n<table>\n<tr>";
+        for (const auto& c : t.columns) o << "<th>" << esc(c) << "</th>";
+        o << "</tr>\n";
+        for (const auto& row : t.rows) {
+            o << "<tr>";
+            for (const auto& x : row) o << "<td><code>" << esc(x) << "</code></td>";
+            o << "</tr>\n";
+        }
+        o << "</table>\n";
+    }
+    if (!r.plots().empty()) {
+        o << "<h2>Plots</h2>\n<p>Plots are illustrations drawn from the enclosures; the certificate is the checks above.</p>\n";
+        for (const auto& p : r.plots()) o << "<div>" << render_svg(p) << "</div>\n";
+    }
+    const Provenance& p = r.provenance;
+    o << "<h2>Provenance</h2>\n<table>\n";
+    auto row = [&](const std::string& k, const std::string& x) { o << "<tr><th>" << esc(k) << "</th><td><code>" << esc(x) << "</code></td></tr>\n"; };
+    row("flowcert", p.flowcert_version);
+    row("git commit", p.git_commit);
+    row("compiler", p.compiler);
+    row("flags", p.compiler_flags);
+    row("build type", p.build_type);
+    for (const auto& [k, x] : p.libraries) row(k, x);
+    row("precision (bits)", std::to_string(p.precision_bits));
+    for (const auto& [k, x] : p.seeds) row("seed " + k, x);
+    row("case file", p.case_file);
+    row("case SHA-256", p.case_sha256);
+    row("command", p.command_line);
+    row("started (UTC)", p.started_utc);
+    std::ostringstream wt;
+    wt << p.wall_time_seconds << " s";
+    row("wall time", wt.str());
+    row("rounding self-test", p.self_test);
+    o << "</table>\n</body>\n</html>\n";
+    return o.str();
+}
+
+std::string render_markdown(const Report& r) {
+    const Verdict v = r.verdict();
+    std::ostringstream o;
+    auto cell = [](std::string s) {
+        std::string t;
+        for (char c : s) t += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+        return t;
+    };
+    o << "# " << r.verifier << " / " << r.case_name << ": **" << to_string(v) << "**\n\n" << r.verdict_reason() << "\n\n";
+    if (r.expected) o << "Expected: " << to_string(*r.expected) << (*r.expected == v ? " (as expected)" : " (MISMATCH)") << "\n\n";
+    o << "**Claim** (" << r.claim.paper << ", " << r.claim.locator << "): " << r.claim.paper_statement << "\n\n";
+    o << "**Proven by this run**: " << r.claim.proven_statement << "\n\n";
+    o << "| check | citation | status | enclosures | reason |\n|---|---|---|---|---|\n";
+    for (const auto& c : r.checks()) {
+        std::string enc;
+        for (const auto& e : c.enclosures) enc += (enc.empty() ? "" : "; ") + e.name + " in [" + e.lo + ", " + e.hi + "]";
+        o << "| " << cell(c.name) << " | " << cell(c.citation) << " | " << to_string(c.status) << " | " << cell(enc) << " | "
+          << cell(c.reason) << " |\n";
+    }
+    for (const auto& n : r.notes()) o << "\n- " << n;
+    o << "\n\nProvenance: flowcert " << r.provenance.flowcert_version << " (" << r.provenance.git_commit << "), "
+      << r.provenance.compiler << ", " << r.provenance.precision_bits << " bits, case SHA-256 "
+      << r.provenance.case_sha256 << ", " << r.provenance.wall_time_seconds << " s; " << r.provenance.self_test << "\n";
+    return o.str();
+}
+
+WrittenFiles write_report(const Report& r, const std::filesystem::path& dir, const std::string& stem) {
+    std::filesystem::create_directories(dir);
+    WrittenFiles w{dir / (stem + ".json"), dir / (stem + ".html"), dir / (stem + ".md")};
+    auto put = [](const std::filesystem::path& f, const std::string& text) {
+        const auto tmp = f.string() + ".tmp";
+        {
+            std::ofstream out(tmp, std::ios::binary);
+            out << text;
+            if (!out) throw std::runtime_error("cannot write " + tmp);
+        }
+        std::filesystem::rename(tmp, f);
+    };
+    put(w.json, to_json(r).dump(2) + "\n");
+    put(w.html, render_html(r));
+    put(w.markdown, render_markdown(r));
+    return w;
+}
+
+}  // namespace flowcert::cert

@@ -1,0 +1,149 @@
+// Exact re-evaluation of check relations from decimal strings (GMP rationals).
+#include <flowcert/cert.hpp>
+
+#include <gmpxx.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "exact_bound.hpp"
+
+namespace flowcert::cert {
+
+std::string_view to_string(Relation r) {
+    switch (r) {
+        case Relation::none: return "none";
+        case Relation::less: return "less";
+        case Relation::less_equal: return "less_equal";
+        case Relation::positive: return "positive";
+        case Relation::nonnegative: return "nonnegative";
+        case Relation::subset: return "subset";
+    }
+    return "none";
+}
+
+bool parse_relation(std::string_view text, Relation& out) {
+    for (Relation r : {Relation::none, Relation::less, Relation::less_equal, Relation::positive, Relation::nonnegative,
+                       Relation::subset})
+        if (text == to_string(r)) {
+            out = r;
+            return true;
+        }
+    return false;
+}
+
+namespace detail {
+
+ExactBound ExactBound::parse(const std::string& text) {
+    ExactBound b;
+    if (text == "inf" || text == "+inf") {
+        b.inf = +1;
+        return b;
+    }
+    if (text == "-inf") {
+        b.inf = -1;
+        return b;
+    }
+    if (auto err = flowcert::parse_rational(text, b.q.get_mpq_t())) throw std::invalid_argument(*err);
+    return b;
+}
+
+int compare(const ExactBound& a, const ExactBound& b) {
+    if (a.inf != 0 || b.inf != 0) return (a.inf > b.inf) - (a.inf < b.inf);
+    return cmp(a.q, b.q) > 0 ? 1 : (cmp(a.q, b.q) < 0 ? -1 : 0);
+}
+
+ExactInterval ExactInterval::parse(const Enclosure& e) {
+    ExactInterval x{ExactBound::parse(e.lo), ExactBound::parse(e.hi)};
+    if (compare(x.lo, x.hi) > 0)
+        throw std::invalid_argument("enclosure '" + e.name + "' has lo = " + e.lo + " > hi = " + e.hi);
+    if (x.lo.inf > 0 || x.hi.inf < 0)
+        throw std::invalid_argument("enclosure '" + e.name + "' is empty ([" + e.lo + ", " + e.hi + "])");
+    return x;
+}
+
+CheckStatus evaluate(Relation r, const std::vector<ExactInterval>& x, const std::vector<Enclosure>& names,
+                     std::string* detail) {
+    const ExactBound zero;  // 0
+    auto say = [&](const std::string& s) {
+        if (detail) *detail = s;
+    };
+    auto n = [&](std::size_t i) { return "'" + names[i].name + "' = [" + names[i].lo + ", " + names[i].hi + "]"; };
+    switch (r) {
+        case Relation::none: say("not re-checkable from stored data"); return CheckStatus::not_run;
+        case Relation::less_equal:
+        case Relation::less: {
+            const bool strict = r == Relation::less;
+            const int c_proven = compare(x[0].hi, x[1].lo);   // sup a vs inf b
+            const int c_disproven = compare(x[0].lo, x[1].hi);  // inf a vs sup b
+            const std::string op = strict ? " < " : " <= ";
+            if (strict ? c_proven < 0 : c_proven <= 0) {
+                say("sup " + names[0].name + " = " + names[0].hi + op + "inf " + names[1].name + " = " + names[1].lo);
+                return CheckStatus::proven;
+            }
+            if (strict ? c_disproven >= 0 : c_disproven > 0) {
+                say("inf " + names[0].name + " = " + names[0].lo + (strict ? " >= " : " > ") + "sup " +
+                    names[1].name + " = " + names[1].hi + ": the inequality fails for every point");
+                return CheckStatus::disproven;
+            }
+            say("the enclosures overlap: " + n(0) + ", " + n(1));
+            return CheckStatus::not_proven;
+        }
+        case Relation::positive:
+        case Relation::nonnegative: {
+            const bool strict = r == Relation::positive;
+            const int lo = compare(x[0].lo, zero), hi = compare(x[0].hi, zero);
+            if (strict ? lo > 0 : lo >= 0) {
+                say("inf " + names[0].name + " = " + names[0].lo + (strict ? " > 0" : " >= 0"));
+                return CheckStatus::proven;
+            }
+            if (strict ? hi <= 0 : hi < 0) {
+                say("sup " + names[0].name + " = " + names[0].hi + (strict ? " <= 0" : " < 0") +
+                    ": fails for every point");
+                return CheckStatus::disproven;
+            }
+            say("the enclosure " + n(0) + " contains points on both sides of 0");
+            return CheckStatus::not_proven;
+        }
+        case Relation::subset: {
+            if (compare(x[1].lo, x[0].lo) <= 0 && compare(x[0].hi, x[1].hi) <= 0) {
+                say(n(0) + " lies inside " + n(1));
+                return CheckStatus::proven;
+            }
+            if (compare(x[0].hi, x[1].lo) < 0 || compare(x[1].hi, x[0].lo) < 0) {
+                say(n(0) + " and " + n(1) + " are disjoint");
+                return CheckStatus::disproven;
+            }
+            say(n(0) + " sticks out of " + n(1));
+            return CheckStatus::not_proven;
+        }
+    }
+    return CheckStatus::not_run;
+}
+
+std::size_t arity(Relation r) {
+    switch (r) {
+        case Relation::none: return 0;
+        case Relation::positive:
+        case Relation::nonnegative: return 1;
+        default: return 2;
+    }
+}
+
+}  // namespace detail
+
+CheckStatus evaluate_relation(Relation r, const std::vector<Enclosure>& enclosures, std::string* detail) {
+    if (r == Relation::none) {
+        if (detail) *detail = "not re-checkable from stored data";
+        return CheckStatus::not_run;
+    }
+    if (enclosures.size() != detail::arity(r))
+        throw std::invalid_argument("relation " + std::string(to_string(r)) + " needs " +
+                                    std::to_string(detail::arity(r)) + " enclosures, got " +
+                                    std::to_string(enclosures.size()));
+    std::vector<detail::ExactInterval> x;
+    for (const auto& e : enclosures) x.push_back(detail::ExactInterval::parse(e));
+    return detail::evaluate(r, x, enclosures, detail);
+}
+
+}  // namespace flowcert::cert

@@ -1,0 +1,291 @@
+#include <flowcert/cert.hpp>
+
+#include <mpfi.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "exact_bound.hpp"
+
+namespace flowcert::cert {
+
+namespace {
+
+// The exact bounds of an operand (binary floating-point bounds are exact rationals).
+detail::ExactInterval exact_bounds(const Operand& op) {
+    detail::ExactInterval out;
+    auto from_double = [](double v, detail::ExactBound& b, int nan_side) {
+        if (std::isnan(v)) b.inf = nan_side;  // NaN: treat as unbounded on that side (sound)
+        else if (std::isinf(v)) b.inf = v > 0 ? 1 : -1;
+        else b.q = mpq_class(v);              // exact
+    };
+    auto from_mpfr = [](mpfr_srcptr v, detail::ExactBound& b, int nan_side) {
+        if (mpfr_nan_p(v)) b.inf = nan_side;
+        else if (mpfr_inf_p(v)) b.inf = mpfr_sgn(v) > 0 ? 1 : -1;
+        else mpfr_get_q(b.q.get_mpq_t(), v);  // exact
+    };
+    if (const auto* d = std::get_if<IntervalD>(&op.value())) {
+        from_double(d->lower(), out.lo, -1);
+        from_double(d->upper(), out.hi, +1);
+    } else if (const auto* m = std::get_if<IntervalMp>(&op.value())) {
+        mpfr_t l, u;
+        mpfr_init2(l, m->precision());
+        mpfr_init2(u, m->precision());
+        mpfi_get_left(l, m->get());   // exact at the interval's own precision
+        mpfi_get_right(u, m->get());
+        from_mpfr(l, out.lo, -1);
+        from_mpfr(u, out.hi, +1);
+        mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr));
+    } else {
+        const auto& s = std::get<Operand::ExactStrings>(op.value());
+        out.lo = detail::ExactBound::parse(s.lo);
+        out.hi = detail::ExactBound::parse(s.hi);
+    }
+    return out;
+}
+
+std::string width_text(const Operand& op) {
+    std::ostringstream os;
+    os.precision(3);
+    if (const auto* d = std::get_if<IntervalD>(&op.value())) os << width(*d);
+    else if (const auto* m = std::get_if<IntervalMp>(&op.value())) os << width(*m) << " at " << m->precision() << " bits";
+    else return "exact";
+    return os.str();
+}
+
+}  // namespace
+
+Operand Operand::exact(std::string name, std::string value) {
+    ExactStrings s{value, value};
+    detail::ExactBound::parse(value);  // validates
+    return Operand(std::move(name), std::move(s));
+}
+
+Operand Operand::exact_interval(std::string name, std::string lo, std::string hi) {
+    Enclosure e{name, lo, hi};
+    detail::ExactInterval::parse(e);  // validates (and lo <= hi)
+    return Operand(std::move(name), ExactStrings{std::move(lo), std::move(hi)});
+}
+
+Enclosure Operand::enclosure(const std::string& fallback_name, int digits) const {
+    Enclosure e;
+    e.name = name_.empty() ? fallback_name : name_;
+    if (const auto* d = std::get_if<IntervalD>(&value_)) {
+        e.lo = lower_string(*d, digits);
+        e.hi = upper_string(*d, digits);
+    } else if (const auto* m = std::get_if<IntervalMp>(&value_)) {
+        e.lo = lower_string(*m, digits);
+        e.hi = upper_string(*m, digits);
+    } else {
+        const auto& s = std::get<ExactStrings>(value_);
+        e.lo = s.lo;
+        e.hi = s.hi;
+    }
+    return e;
+}
+
+int Operand::natural_digits() const {
+    if (std::holds_alternative<IntervalD>(value_)) return 17;
+    if (const auto* m = std::get_if<IntervalMp>(&value_))
+        return static_cast<int>(std::ceil(static_cast<double>(m->precision()) * 0.30103)) + 2;
+    return 1;
+}
+
+void Table::add_row(std::vector<std::string> row) {
+    if (row.size() != columns.size())
+        throw std::invalid_argument("table '" + name + "': row has " + std::to_string(row.size()) +
+                                    " cells, expected " + std::to_string(columns.size()));
+    rows.push_back(std::move(row));
+}
+
+// ---- checks ------------------------------------------------------------------------------
+
+void Report::plan(std::string check_name) {
+    for (const auto& c : checks_)
+        if (c.name == check_name) throw std::logic_error("check '" + check_name + "' planned twice");
+    Check c;
+    c.name = std::move(check_name);
+    c.reason = "planned but never run";
+    checks_.push_back(std::move(c));
+}
+
+Check& Report::slot(const std::string& name) {
+    for (auto& c : checks_)
+        if (c.name == name) {
+            if (c.status != CheckStatus::not_run) throw std::logic_error("check '" + name + "' recorded twice");
+            return c;
+        }
+    checks_.emplace_back();
+    checks_.back().name = name;
+    return checks_.back();
+}
+
+const Check* Report::find_check(const std::string& name) const {
+    for (const auto& c : checks_)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+namespace {
+
+struct RelationInput {
+    Relation relation;
+    std::vector<const Operand*> operands;
+    std::vector<std::string> fallback_names;
+};
+
+// Decides the status from the exact bounds (= the certainly_* predicates), then stores
+// outward decimal strings with enough digits that the strings alone give the same status.
+Check decide(std::string name, std::string citation, std::string statement, const RelationInput& in) {
+    Check c;
+    c.name = std::move(name);
+    c.citation = std::move(citation);
+    c.statement = std::move(statement);
+    c.relation = in.relation;
+
+    std::vector<detail::ExactInterval> exact;
+    std::vector<Enclosure> names;
+    int digits = 1;
+    for (std::size_t i = 0; i < in.operands.size(); ++i) {
+        exact.push_back(exact_bounds(*in.operands[i]));
+        names.push_back(in.operands[i]->enclosure(in.fallback_names[i], 17));
+        digits = std::max(digits, in.operands[i]->natural_digits());
+    }
+    const CheckStatus ideal = detail::evaluate(in.relation, exact, names, nullptr);
+
+    // [outward decimal output] More digits converge to the exact binary bounds; stop when the
+    // strings decide as well as the exact bounds (at most ~ the exact decimal expansion).
+    constexpr int max_digits = 2000;
+    std::string detail_text;
+    for (;; digits *= 2) {
+        c.enclosures.clear();
+        for (std::size_t i = 0; i < in.operands.size(); ++i)
+            c.enclosures.push_back(in.operands[i]->enclosure(in.fallback_names[i], std::min(digits, max_digits)));
+        c.status = evaluate_relation(in.relation, c.enclosures, &detail_text);
+        if (c.status == ideal || digits >= max_digits) break;
+    }
+    if (c.statement.empty()) {
+        const auto& e = c.enclosures;
+        switch (in.relation) {
+            case Relation::less_equal: c.statement = e[0].name + " <= " + e[1].name; break;
+            case Relation::less: c.statement = e[0].name + " < " + e[1].name; break;
+            case Relation::positive: c.statement = e[0].name + " > 0"; break;
+            case Relation::nonnegative: c.statement = e[0].name + " >= 0"; break;
+            case Relation::subset: c.statement = e[0].name + " in " + e[1].name; break;
+            case Relation::none: break;
+        }
+    }
+    c.reason = detail_text;
+    if (c.status == CheckStatus::not_proven) {
+        c.reason += "; widths:";
+        for (std::size_t i = 0; i < in.operands.size(); ++i)
+            c.reason += (i ? ", " : " ") + c.enclosures[i].name + " ~ " + width_text(*in.operands[i]);
+        c.reason += "; try more precision or tighter enclosures";
+    }
+    if (c.status == CheckStatus::disproven) c.witness = detail_text;
+    return c;
+}
+
+}  // namespace
+
+const Check& Report::store(Check c) {
+    Check& s = slot(c.name);
+    s = std::move(c);
+    return s;
+}
+
+const Check& Report::check_le(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
+                              std::string statement) {
+    return store(decide(std::move(name), std::move(citation), std::move(statement),
+                        {Relation::less_equal, {&lhs, &rhs}, {"lhs", "rhs"}}));
+}
+const Check& Report::check_lt(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
+                              std::string statement) {
+    return store(decide(std::move(name), std::move(citation), std::move(statement),
+                        {Relation::less, {&lhs, &rhs}, {"lhs", "rhs"}}));
+}
+const Check& Report::check_positive(std::string name, std::string citation, const Operand& x, std::string statement) {
+    return store(decide(std::move(name), std::move(citation), std::move(statement), {Relation::positive, {&x}, {"x"}}));
+}
+const Check& Report::check_nonnegative(std::string name, std::string citation, const Operand& x,
+                                       std::string statement) {
+    return store(
+        decide(std::move(name), std::move(citation), std::move(statement), {Relation::nonnegative, {&x}, {"x"}}));
+}
+const Check& Report::check_subset(std::string name, std::string citation, const Operand& inner, const Operand& outer,
+                                  std::string statement) {
+    return store(decide(std::move(name), std::move(citation), std::move(statement),
+                        {Relation::subset, {&inner, &outer}, {"inner", "outer"}}));
+}
+
+const Check& Report::check_true(std::string name, std::string citation, bool proven, std::string reason,
+                                std::string statement) {
+    Check c;
+    c.name = std::move(name);
+    c.citation = std::move(citation);
+    c.statement = statement.empty() ? c.name : std::move(statement);
+    c.status = proven ? CheckStatus::proven : CheckStatus::not_proven;
+    c.relation = Relation::none;
+    c.reason = std::move(reason);
+    return store(std::move(c));
+}
+
+const Check& Report::record(Check check) {
+    if (check.relation != Relation::none) {
+        std::string why;
+        const CheckStatus s = evaluate_relation(check.relation, check.enclosures, &why);
+        if (s != check.status)
+            throw std::logic_error("check '" + check.name + "' claims status " + std::string(to_string(check.status)) +
+                                   " but its enclosures give " + std::string(to_string(s)) + " (" + why + ")");
+    }
+    return store(std::move(check));
+}
+
+// ---- everything else ---------------------------------------------------------------------
+
+void Report::note(std::string text) { notes_.push_back(std::move(text)); }
+
+Table& Report::table(std::string name, std::vector<std::string> columns) {
+    for (const auto& t : tables_)
+        if (t.name == name) throw std::logic_error("table '" + name + "' created twice");
+    tables_.push_back(Table{std::move(name), std::move(columns), {}});
+    return tables_.back();
+}
+
+void Report::add_plot(Plot plot) { plots_.push_back(std::move(plot)); }
+
+void Report::set_seed(std::string name, std::string value) {
+    provenance.seeds.emplace_back(std::move(name), std::move(value));
+}
+
+void Report::set_error(std::string message) { error_ = std::move(message); }
+
+Verdict Report::verdict() const {
+    std::vector<CheckStatus> s;
+    for (const auto& c : checks_) s.push_back(c.status);
+    return compute_verdict(s, completed_, error_.has_value());
+}
+
+std::string Report::verdict_reason() const {
+    switch (verdict()) {
+        case Verdict::error: return "error: " + *error_;
+        case Verdict::certified: return "all " + std::to_string(checks_.size()) + " checks proven";
+        case Verdict::refuted:
+            for (const auto& c : checks_)
+                if (c.status == CheckStatus::disproven) return "check '" + c.name + "' disproven: " + c.reason;
+            break;
+        case Verdict::inconclusive:
+            if (!completed_) return "the run did not complete";
+            if (checks_.empty()) return "no checks were recorded";
+            for (const auto& c : checks_) {
+                if (c.status == CheckStatus::not_run) return "check '" + c.name + "' did not run";
+                if (c.status == CheckStatus::not_proven) return "check '" + c.name + "' not proven: " + c.reason;
+            }
+            break;
+    }
+    return "";
+}
+
+}  // namespace flowcert::cert
