@@ -26,6 +26,8 @@ std::vector<Command> registered_commands();
 
 }  // namespace flowcert::tools
 
-#define FLOWCERT_REGISTER_COMMAND(ident, name, summary, fn) \
-    [[maybe_unused]] static const bool flowcert_command_registered_##ident = \
-        ::flowcert::tools::register_command(::flowcert::tools::Command{name, summary, fn})
+// FLOWCERT_REGISTER_COMMAND(name, summary, fn): `name` is a bare identifier and is also the
+// command's name on the command line.
+#define FLOWCERT_REGISTER_COMMAND(name, summary, fn) \
+    [[maybe_unused]] static const bool flowcert_command_registered_##name = \
+        ::flowcert::tools::register_command(::flowcert::tools::Command{#name, summary, fn})

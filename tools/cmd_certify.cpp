@@ -1,0 +1,307 @@
+// `flowcert certify`: runs the verifier named by every case file, in parallel over cases,
+// writes one certificate per case plus an index page, and compares verdicts with the
+// cases' expectations (exit 0 only if every selected case came out as expected).
+#include <flowcert/cert.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "command_registry.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace cert = flowcert::cert;
+
+struct Outcome {
+    std::string rel;  // "demo/sqrt2_certified"
+    fs::path file;
+    std::string verifier;
+    std::string expect;      // "CERTIFIED" ...
+    std::string verdict;     // "CERTIFIED" ..., or "BAD INPUT", "MISSING VERIFIER", "ENVIRONMENT", "CRASHED", "TIMEOUT"
+    std::string message;     // reason / error text
+    double wall_time = 0;
+    bool report = false;     // a certificate was written
+    bool ok = false;         // verdict == expect
+};
+
+fs::path self_dir() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::current_path() : exe.parent_path();
+}
+
+std::string read_text(const fs::path& f, std::size_t cap = 1 << 20) {
+    std::ifstream in(f, std::ios::binary);
+    std::string s(cap, '\0');
+    in.read(s.data(), static_cast<std::streamsize>(cap));
+    s.resize(static_cast<std::size_t>(in.gcount()));
+    return s;
+}
+
+std::string last_lines(const std::string& text, int n) {
+    std::vector<std::string> lines;
+    std::istringstream is(text);
+    for (std::string l; std::getline(is, l);)
+        if (!l.empty()) lines.push_back(l);
+    std::string out;
+    for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
+        out += (out.empty() ? "" : " | ") + lines[i];
+    return out;
+}
+
+std::string html_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+    return o;
+}
+
+// Runs one verifier process; returns its exit code (or -signal, or -1000 on timeout).
+int run_process(const fs::path& exe, const std::vector<std::string>& args, const fs::path& log, double timeout) {
+    std::vector<std::string> all{exe.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid = 0;
+    const int err = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err != 0) return -2000;
+    const auto t0 = std::chrono::steady_clock::now();
+    int status = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, &status, timeout > 0 ? WNOHANG : 0);
+        if (r == pid) break;
+        if (r < 0) return -2000;
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout) {
+            kill(pid, SIGKILL);  // our own child, by its pid
+            waitpid(pid, &status, 0);
+            return -1000;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return WIFSIGNALED(status) ? -WTERMSIG(status) : -2000;
+}
+
+void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double timeout, long precision) {
+    const auto t0 = std::chrono::steady_clock::now();
+    cert::CaseHeader h;
+    try {
+        h = cert::read_case_header(o.file);
+    } catch (const cert::CaseError& e) {
+        o.verdict = "BAD INPUT";
+        o.message = e.what();
+        return;
+    }
+    o.verifier = h.verifier;
+    o.expect = std::string(cert::to_string(h.expect));
+    static const std::regex name_re("[A-Za-z0-9_]+/[A-Za-z0-9_]+");
+    const fs::path exe = verifiers / h.verifier;
+    if (!std::regex_match(h.verifier, name_re) || !fs::exists(exe)) {
+        o.verdict = "MISSING VERIFIER";
+        o.message = "no verifier '" + h.verifier + "' (looked for " + exe.string() + ")";
+        return;
+    }
+    const fs::path dir = (out / o.rel).parent_path();
+    fs::create_directories(dir);
+    const fs::path stem = o.file.stem();
+    const fs::path log = dir / (stem.string() + ".log");
+    const fs::path json = dir / (stem.string() + ".json");
+    fs::remove(json);  // never report a stale certificate
+    std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string(), "--quiet"};
+    if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
+    const int rc = run_process(exe, args, log, timeout);
+    o.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string logtext = read_text(log);
+    namespace ec = cert::exit_code;
+    if (rc == ec::bad_input) o.verdict = "BAD INPUT";
+    else if (rc == ec::environment) o.verdict = "ENVIRONMENT";
+    else if (rc == -1000) o.verdict = "TIMEOUT";
+    else if (rc < 0 || rc > 5) o.verdict = "CRASHED";
+    if (!o.verdict.empty()) {
+        o.message = rc == -1000 ? "killed after " + std::to_string(timeout) + " s" : last_lines(logtext, 3);
+        if (rc < 0 && rc > -1000) o.message = "terminated by signal " + std::to_string(-rc) + ": " + o.message;
+        return;
+    }
+    // exit 0, 1, 2 or 5: a certificate must exist and agree with the exit code
+    try {
+        const nlohmann::json j = nlohmann::json::parse(read_text(json, std::size_t{256} << 20));
+        o.report = true;
+        o.verdict = j.at("verdict").get<std::string>();
+        o.message = j.at("verdict_reason").get<std::string>();
+        o.wall_time = j.at("provenance").at("wall_time_seconds").get<double>();
+        const auto v = cert::parse_verdict(o.verdict);
+        if (!v || cert::exit_code_for(*v) != rc) {
+            o.message = "exit code " + std::to_string(rc) + " disagrees with the certificate's verdict " + o.verdict;
+            o.verdict = "CRASHED";
+        }
+    } catch (const std::exception& e) {
+        o.verdict = "CRASHED";
+        o.message = "exit code " + std::to_string(rc) + " but no readable certificate (" + e.what() + "); " + last_lines(logtext, 2);
+    }
+}
+
+void write_index(const std::vector<Outcome>& outs, const fs::path& out) {
+    std::ostringstream h;
+    int ok = 0;
+    for (const auto& o : outs) ok += o.ok;
+    h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>flowcert certify: " << ok << "/"
+      << outs.size() << " as expected</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}.ok{color:#2e7d32}"
+         ".mismatch{color:#c62828;font-weight:bold}.CERTIFIED{color:#2e7d32}.REFUTED{color:#c62828}"
+         ".INCONCLUSIVE{color:#ef6c00}</style>\n</head>\n<body>\n";
+    const auto prov = cert::build_provenance();
+    h << "<h1>flowcert certify</h1>\n<p>" << ok << " of " << outs.size() << " cases as expected. flowcert "
+      << html_escape(prov.flowcert_version) << " (" << html_escape(prov.git_commit) << "), " << html_escape(prov.compiler)
+      << ", " << cert::utc_now_iso8601() << ".</p>\n";
+    h << "<table id=\"cases\">\n<tr><th>verifier</th><th>case</th><th>verdict</th><th>expected</th><th>result</th>"
+         "<th>wall time (s)</th><th>report</th><th>reason</th></tr>\n";
+    for (const auto& o : outs) {
+        char wt[32];
+        std::snprintf(wt, sizeof wt, "%.2f", o.wall_time);
+        h << "<tr><td>" << html_escape(o.verifier) << "</td><td>" << html_escape(o.rel) << "</td><td class=\""
+          << html_escape(o.verdict) << "\">" << html_escape(o.verdict) << "</td><td>" << html_escape(o.expect)
+          << "</td><td class=\"" << (o.ok ? "ok\">as expected" : "mismatch\">MISMATCH") << "</td><td>" << wt << "</td><td>";
+        if (o.report) h << "<a href=\"" << html_escape(o.rel) << ".html\">html</a> <a href=\"" << html_escape(o.rel) << ".json\">json</a>";
+        h << "</td><td>" << html_escape(o.message.substr(0, 300)) << "</td></tr>\n";
+    }
+    h << "</table>\n</body>\n</html>\n";
+    fs::create_directories(out);
+    std::ofstream(out / "index.html") << h.str();
+
+    std::ofstream md(out / "index.md");
+    md << "# flowcert certify: " << ok << "/" << outs.size() << " as expected\n\n| verifier | case | verdict | expected | result | wall time (s) |\n|---|---|---|---|---|---|\n";
+    nlohmann::json summary = nlohmann::json::array();
+    for (const auto& o : outs) {
+        md << "| " << o.verifier << " | [" << o.rel << "](" << o.rel << ".md) | " << o.verdict << " | " << o.expect << " | "
+           << (o.ok ? "as expected" : "**MISMATCH**") << " | " << o.wall_time << " |\n";
+        summary.push_back({{"case", o.rel}, {"verifier", o.verifier}, {"verdict", o.verdict}, {"expect", o.expect},
+                           {"as_expected", o.ok}, {"wall_time_seconds", o.wall_time}, {"message", o.message}});
+    }
+    std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
+}
+
+int run_certify(int argc, char** argv) {
+    namespace ec = cert::exit_code;
+    CLI::App app{"Run every verifier on every case, write certificates and an index page, and compare the\n"
+                 "verdicts with the cases' expectations. Exit 0 if all are as expected, 1 otherwise."};
+    std::string cases_dir = "cases", out_dir = "reports", label, verifiers_dir;
+    std::vector<std::string> only;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    double timeout = 0;
+    long precision = 0;
+    bool quiet = false;
+    app.add_option("--cases", cases_dir, "directory of case files (searched recursively for *.toml)");
+    app.add_option("--only", only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
+    app.add_option("--label", label, "run only cases with this label (fast, slow)");
+    app.add_option("--out", out_dir, "report directory (index.html, <paper>/<case>.{json,html,md,log})");
+    app.add_option("--jobs,-j", jobs, "cases run in parallel")->check(CLI::Range(1u, 256u));
+    app.add_option("--verifiers", verifiers_dir, "directory of verifier executables (default: ../verifiers next to flowcert)");
+    app.add_option("--timeout", timeout, "seconds before a verifier is killed (0: no limit)");
+    app.add_option("--precision", precision, "passed to every verifier as --precision");
+    app.add_flag("--quiet", quiet, "print only mismatches and the summary");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : ec::bad_input;
+    }
+    const fs::path verifiers = verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir);
+    if (!fs::is_directory(cases_dir)) {
+        std::cerr << "flowcert certify: no case directory '" << cases_dir << "'\n";
+        return ec::bad_input;
+    }
+
+    std::vector<Outcome> outs;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(cases_dir))
+        if (e.is_regular_file() && e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        Outcome o;
+        o.file = f;
+        o.rel = fs::relative(f, cases_dir).replace_extension().generic_string();
+        const std::string base = f.filename().string(), stem = f.stem().string();
+        if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& g) {
+                return fnmatch(g.c_str(), o.rel.c_str(), 0) == 0 || fnmatch(g.c_str(), stem.c_str(), 0) == 0 ||
+                       fnmatch(g.c_str(), base.c_str(), 0) == 0 || fnmatch(g.c_str(), (o.rel + ".toml").c_str(), 0) == 0;
+            }))
+            continue;
+        if (!label.empty()) {
+            try {
+                const auto h = cert::read_case_header(f);
+                if (std::find(h.labels.begin(), h.labels.end(), label) == h.labels.end()) continue;
+            } catch (const cert::CaseError&) {
+                // keep it: the run reports the bad case file
+            }
+        }
+        outs.push_back(o);
+    }
+    if (outs.empty()) {
+        std::cerr << "flowcert certify: no case file selected under '" << cases_dir << "'\n";
+        return ec::bad_input;
+    }
+
+    std::atomic<std::size_t> next{0};
+    std::mutex print;
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < outs.size();) {
+            Outcome& o = outs[i];
+            try {
+                run_case(o, verifiers, out_dir, timeout, precision);
+            } catch (const std::exception& e) {
+                o.verdict = "CRASHED";
+                o.message = e.what();
+            }
+            o.ok = !o.expect.empty() && o.verdict == o.expect;
+            std::lock_guard<std::mutex> lock(print);
+            if (!quiet || !o.ok)
+                std::cout << (o.ok ? "  ok        " : "  MISMATCH  ") << o.rel << ": " << o.verdict
+                          << (o.ok ? "" : " (expected " + (o.expect.empty() ? std::string("?") : o.expect) + "): " + o.message)
+                          << std::endl;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned k = 0; k < std::min<std::size_t>(jobs, outs.size()); ++k) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+
+    write_index(outs, out_dir);
+    std::size_t ok = 0;
+    std::printf("\n%-26s %-40s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
+    for (const auto& o : outs) {
+        ok += o.ok;
+        std::printf("%-26s %-40s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
+                    o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
+    }
+    std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    return ok == outs.size() ? 0 : 1;
+}
+
+}  // namespace
+
+FLOWCERT_REGISTER_COMMAND(certify, "run every verifier on every case; certificates, index page, verdicts vs expectations",
+                          run_certify);
