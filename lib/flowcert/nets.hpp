@@ -3,3 +3,4 @@
 
 #include "flowcert/nets/random.hpp"
 #include "flowcert/nets/homogeneous.hpp"
+#include "flowcert/nets/ncf.hpp"

@@ -1,0 +1,160 @@
+// flowcert/nets/ncf.hpp -- KKT points of the constrained NCF problem  max N(u) s.t. ||u||_2^2 = 1
+// [KH2025, eq. (4)], found non-rigorously and then certified with interval methods.
+//
+// Finding (NON-RIGOROUS, names say so): multistart projected gradient ascent on the sphere from seeded
+// Gaussian starts, then Newton's method in double on F(u, mu) = 0 below.
+//
+// Certifying (rigorous, one function per statement):
+//  * prove_kkt_point: Krawczyk [linalg::krawczyk_around] on the sphere-constrained system
+//      F(u, mu) = ( grad N(u) - 2 mu u,  ||u||^2 - 1 ) = 0,
+//      F'(u, mu) = [[Hess N(u) - 2 mu I, -2u], [2u^T, 0]],
+//    proving existence and uniqueness of a first-order KKT point (u*, lambda* = mu*) in a small box.
+//  * tangent_spectrum: a certified enclosure of lambda_max(Q^T Hess N(u*) Q), Q an orthonormal basis of
+//    u*^perp, hence of Delta_max = L N(u*) - lambda_max(Q^T Hess N(u*) Q) [spec section 4; KH2025 Lemma 20].
+//    Argument (no orthonormal Q is ever formed): for the TRUE u* (||u*|| = 1 exactly, u* in the box U)
+//    and the true Hessian H* = Hess N(u*) (in the interval Hessian over U), the matrix
+//        B* = (I - u* u*^T) H* (I - u* u*^T) + c u* u*^T
+//           = H* - u*(H* u*)^T - (H* u*) u*^T + (u*^T H* u*) u* u*^T + c u* u*^T
+//    is a member of the interval matrix B obtained by evaluating the same expression with U and Hess N(U),
+//    and in the orthonormal basis [u*, Q] it is diag(c, Q^T H* Q), so eig(B*) = {c} U eig(Q^T H* Q).
+//    With the verified symmetric eigenvalue enclosure of the linalg layer (Weyl + Ostrowski), the top
+//    enclosure E contains lambda_max(B*) = max(c, lambda_max(Q^T H* Q)); c is chosen below every
+//    eigenvalue of H* (c = -(||H||_inf bound) - 1), and if inf E > c then lambda_max(Q^T H* Q) lies in E.
+//  * hessian_spectrum: enclosures of lambda_min / lambda_max of Hess N(u*) (for eq. (16) and Lemma 20).
+//  * euler_residuals: Lemma 19 identities at the box (u^T grad N - L N, Hess N u - (L-1) grad N) and the
+//    Lemma 20 eigen-relation Hess N u - L(L-1) N u, as enclosures (consistency checks).
+//  * prove_zero_pattern: Krawczyk in the reduced space (entries in Z fixed to exact 0) plus the full-space
+//    condition grad_Z N = 0 (proven when its enclosure is exactly [0, 0]), so a true KKT point with exactly
+//    the zero set Z exists; when its box lies in the full-space uniqueness box, it IS the certified point.
+//  * lemma17_balance: ||W_l[j,:]||^2 - p ||W_{l+1}[:,j]||^2 over the box [KH2025, Lemma 17].
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flowcert/nets/homogeneous.hpp"
+
+namespace flowcert::nets {
+
+// ---- non-rigorous search ------------------------------------------------------------------------
+struct KktSearchOptions {
+    int starts = 16;                 // random unit starts (Gaussian, stream (seed, "kh/ncf_start", k))
+    std::uint64_t seed = 1;
+    int max_ascent_iterations = 5000;
+    int newton_steps = 12;
+    double tangent_gradient_tolerance = 1e-9;  // relative to |grad N|; switch to Newton below it
+    double duplicate_distance = 1e-6;
+    int max_candidates = 8;          // keep the best (largest N) distinct candidates
+};
+
+struct KktCandidateNonrigorous {
+    Eigen::VectorXd u;      // approximately unit
+    double mu = 0;          // Lagrange multiplier approximation (lambda* in the paper)
+    double value = 0;       // N(u) in double
+    double residual = 0;    // ||F(u, mu)||_inf in double
+    int start = -1;         // index of the start it came from (-1: given by the caller)
+    int ascent_iterations = 0;
+};
+
+// Newton's method in double on F(u, mu) = 0 from u (normalized first); NON-RIGOROUS.
+KktCandidateNonrigorous polish_kkt_point_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u0,
+                                                     int newton_steps);
+// Multistart projected ascent + Newton; candidates sorted by N (descending), duplicates removed.
+std::vector<KktCandidateNonrigorous> find_kkt_points_nonrigorous(const Ncf<double>& ncf,
+                                                                 const KktSearchOptions& options);
+
+// ---- rigorous certification ----------------------------------------------------------------------
+enum class ProofStatus { not_proven, proven, refuted };
+const char* to_string(ProofStatus s);
+
+template <Interval I>
+struct KktExistence {
+    ProofStatus status = ProofStatus::not_proven;
+    std::string reason = "not run";
+    linalg::IVector<I> u;             // the unique KKT point u* of the box lies in u (size P)
+    I mu;                             // and its multiplier mu* = lambda* in mu
+    linalg::IVector<I> uniqueness_box;  // (u, mu) box in which u* is the only zero of F (size P + 1)
+    double contraction_bound = 0;
+    int iterations = 0;
+};
+template <Interval I>
+KktExistence<I> prove_kkt_point(const Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
+                                const linalg::KrawczykOptions& options = {});
+
+template <Interval I>
+struct TangentSpectrum {
+    ProofStatus status = ProofStatus::not_proven;
+    std::string reason = "not run";
+    I lambda_max_tangent;  // lambda_max(Q^T Hess N(u*) Q)
+    I ncf_value;           // N(u*)
+    I delta_max;           // L N(u*) - lambda_max_tangent
+    double shift = 0;      // the c of the argument above
+};
+template <Interval I> TangentSpectrum<I> tangent_spectrum(const Ncf<I>& ncf, const linalg::IVector<I>& u);
+
+template <Interval I>
+struct HessianSpectrum {
+    ProofStatus status = ProofStatus::not_proven;
+    std::string reason = "not run";
+    I lambda_min, lambda_max;  // over every symmetric member of Hess N(U)
+};
+template <Interval I> HessianSpectrum<I> hessian_spectrum(const Ncf<I>& ncf, const linalg::IVector<I>& u);
+
+template <Interval I>
+struct EulerResiduals {
+    ProofStatus status = ProofStatus::not_proven;  // proven: every enclosure contains 0
+    std::string reason = "not run";
+    I value_identity;       // u^T grad N(u) - L N(u)                         [Lemma 19]
+    I hessian_identity;     // hull over j of (Hess N(u) u - (L-1) grad N(u))_j  [Lemma 19]
+    I eigen_identity;       // hull over j of (Hess N(u) u - L(L-1) N(u) u)_j  [Lemma 20 proof]
+    I multiplier_identity;  // 2 mu - L N(u)  (lambda* = L N(w*)/2)             [Lemma 20]
+};
+template <Interval I>
+EulerResiduals<I> euler_residuals(const Ncf<I>& ncf, const linalg::IVector<I>& u, const I& mu);
+
+template <Interval I>
+struct ZeroPattern {
+    ProofStatus status = ProofStatus::not_proven;
+    std::string reason = "not run";
+    std::vector<int> zero_indices;     // Z
+    linalg::IVector<I> u;              // full-size box of the reduced-space KKT point (exact 0 on Z)
+    I mu;
+    bool full_space_gradient_zero = false;  // grad_Z N = [0, 0] exactly on the reduced box
+    bool support_nonzero = false;           // every entry outside Z certainly nonzero
+    bool inside_uniqueness_box = false;     // the point is the full-space certified one
+};
+// Z = { j : |u_approx_j| <= zero_tolerance * max_k |u_approx_k| }.
+template <Interval I>
+ZeroPattern<I> prove_zero_pattern(const Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
+                                  double zero_tolerance, const linalg::IVector<I>& full_uniqueness_box,
+                                  const linalg::KrawczykOptions& options = {});
+
+template <Interval I>
+struct BalanceEntry {
+    int layer = 0;   // l (1-based): row j of W_l against column j of W_{l+1} (W_{K+1} = v)
+    int neuron = 0;  // j (0-based)
+    I residual;      // ||W_l[j,:]||^2 - p ||W_{l+1}[:,j]||^2
+    bool exact_zero_pair = false;  // both norms are exactly 0
+};
+// Feed-forward nets only (empty otherwise).
+template <Interval I>
+std::vector<BalanceEntry<I>> lemma17_balance(const HomogeneousArchitecture& arch, const linalg::IVector<I>& u);
+
+#define FLOWCERT_NETS_NCF_DECLARE(I, EXTERN)                                                                  \
+    EXTERN template KktExistence<I> prove_kkt_point<I>(const Ncf<I>&, const Eigen::VectorXd&, double,         \
+                                                       const linalg::KrawczykOptions&);                       \
+    EXTERN template TangentSpectrum<I> tangent_spectrum<I>(const Ncf<I>&, const linalg::IVector<I>&);         \
+    EXTERN template HessianSpectrum<I> hessian_spectrum<I>(const Ncf<I>&, const linalg::IVector<I>&);         \
+    EXTERN template EulerResiduals<I> euler_residuals<I>(const Ncf<I>&, const linalg::IVector<I>&, const I&); \
+    EXTERN template ZeroPattern<I> prove_zero_pattern<I>(const Ncf<I>&, const Eigen::VectorXd&, double, double, \
+                                                         const linalg::IVector<I>&, const linalg::KrawczykOptions&); \
+    EXTERN template std::vector<BalanceEntry<I>> lemma17_balance<I>(const HomogeneousArchitecture&,          \
+                                                                    const linalg::IVector<I>&);
+
+FLOWCERT_NETS_NCF_DECLARE(IntervalD, extern)
+FLOWCERT_NETS_NCF_DECLARE(IntervalMp, extern)
+
+}  // namespace flowcert::nets
