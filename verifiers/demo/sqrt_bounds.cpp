@@ -3,6 +3,7 @@
 // pipeline (case schema, checks, tables, plots, verdicts) without any paper mathematics.
 #include <flowcert/cert.hpp>
 
+#include <cstdio>
 #include <string>
 
 namespace cert = flowcert::cert;
@@ -39,8 +40,13 @@ void run(cert::Context& ctx) {
 
     // A table and two plots, to show the report machinery (display only).
     cert::Table& t = ctx.report.table("enclosures", {"quantity", "enclosure", "width"});
-    t.add_row({"sqrt(c)", to_string(r, 25), std::to_string(width(r))});
-    t.add_row({"exp(c)", to_string(e, 25), std::to_string(width(e))});
+    auto sci = [](double w) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3e", w);
+        return std::string(buf);
+    };
+    t.add_row({"sqrt(c)", to_string(r, 25), sci(width(r))});
+    t.add_row({"exp(c)", to_string(e, 25), sci(width(e))});
 
     cert::TubePlot tube{.title = "sqrt(t c) for t in [0, 1]", .x_label = "t", .y_label = "sqrt(t c)"};
     cert::SweepPlot sweep{.title = "width of sqrt(c) versus precision", .x_label = "bits", .y_label = "width"};
