@@ -98,6 +98,9 @@ IntervalD sqrt(const IntervalD& x) {
     return IntervalD(bi::sqrt(x.boost()));
 }
 IntervalD pow(const IntervalD& x, int n) {
+    // x^0 = 1 for every real x, 0 included (IEEE 1788 pown); Boost.Interval returns the
+    // empty set for [0, 0]^0, so n = 0 is handled here.
+    if (n == 0) return IntervalD(1);
     if (n < 0) return IntervalD(1) / pow(x, -n);
     return IntervalD(bi::pow(x.boost(), n));
 }
@@ -150,6 +153,7 @@ IntervalD expm1(const IntervalD& x) { return via_mpfi(x, mpfi_expm1); }
 IntervalD log(const IntervalD& x) {
     if (x.upper() <= 0) throw std::domain_error("log of an interval with no positive point");
     if (x.lower() <= 0) {  // restricted to the domain: log((0, u]) = [-inf, log u]
+        if (x.upper() == rounding::kInf) return IntervalD::entire();
         const IntervalD top = via_mpfi(IntervalD::exact(x.upper()), mpfi_log);
         return IntervalD::bounds(-rounding::kInf, top.upper());
     }
@@ -158,6 +162,7 @@ IntervalD log(const IntervalD& x) {
 IntervalD log1p(const IntervalD& x) {
     if (x.upper() <= -1) throw std::domain_error("log1p of an interval with no point above -1");
     if (x.lower() <= -1) {
+        if (x.upper() == rounding::kInf) return IntervalD::entire();
         const IntervalD top = via_mpfi(IntervalD::exact(x.upper()), mpfi_log1p);
         return IntervalD::bounds(-rounding::kInf, top.upper());
     }

@@ -3,6 +3,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -206,12 +207,22 @@ double mid(const IntervalMp& x) {
     return d;
 }
 double rad(const IntervalMp& x) {
-    mpfr_t d;
-    mpfr_init2(d, x.precision());
-    mpfi_diam_abs(d, x.get());  // rounded up
-    mpfr_div_2ui(d, d, 1, MPFR_RNDU);
-    const double r = mpfr_get_d(d, MPFR_RNDU);
-    mpfr_clear(d);
+    // The radius about mid_point(x), max(m - l, u - m) rounded up. Half the width is not
+    // enough: mid_point rounds (l + u)/2 to precision + 1 bits, which is inexact when the
+    // bounds' exponents differ (e.g. [3.5, 6] at 3 bits: m = 5, half width 1.25).
+    if (!is_bounded(x)) return std::numeric_limits<double>::infinity();
+    const IntervalMp m = mid_point(x);
+    mpfr_t l, u, mv, d1, d2;
+    mpfr_inits2(x.precision(), l, u, static_cast<mpfr_ptr>(nullptr));
+    mpfr_inits2(m.precision(), mv, static_cast<mpfr_ptr>(nullptr));
+    mpfr_inits2(53, d1, d2, static_cast<mpfr_ptr>(nullptr));
+    mpfi_get_left(l, x.get());
+    mpfi_get_right(u, x.get());
+    mpfi_get_left(mv, m.get());
+    mpfr_sub(d1, mv, l, MPFR_RNDU);
+    mpfr_sub(d2, u, mv, MPFR_RNDU);
+    const double r = std::max(mpfr_get_d(d1, MPFR_RNDU), mpfr_get_d(d2, MPFR_RNDU));
+    mpfr_clears(l, u, mv, d1, d2, static_cast<mpfr_ptr>(nullptr));
     return r;
 }
 double width(const IntervalMp& x) {

@@ -101,8 +101,10 @@ inline long precision(const IntervalMp& x) noexcept { return x.precision(); }
 inline double lower(const IntervalMp& x) { return x.lower_double(); }
 inline double upper(const IntervalMp& x) { return x.upper_double(); }
 double mid(const IntervalMp& x);    // a double near the midpoint (not necessarily inside x)
-IntervalMp mid_point(const IntervalMp& x);  // the exact midpoint as a point interval
-double rad(const IntervalMp& x);    // a double upper bound on the radius about mid_point
+// A point interval inside x next to its midpoint: (l + u)/2 rounded to precision + 1 bits
+// (exact unless the bounds' exponents differ widely).
+IntervalMp mid_point(const IntervalMp& x);
+double rad(const IntervalMp& x);    // a double r with x inside [mid_point(x) - r, mid_point(x) + r]
 double width(const IntervalMp& x);  // a double upper bound on the width
 double mag(const IntervalMp& x);    // a double upper bound on max |x|
 double mig(const IntervalMp& x);    // a double lower bound on min |x|

@@ -40,15 +40,28 @@ inline double next_up(double x) noexcept {
 inline double next_down(double x) noexcept { return -next_up(-x); }
 
 // Error-free transformation domain guards. Below kTiny the error term of a
-// product may underflow; above kSplitMax Dekker's splitting may overflow.
+// product may underflow; above kSplitMax Dekker's splitting (multiplication by
+// 2^27 + 1) may overflow; and a product whose magnitude exceeds kProdMax may
+// overflow inside TwoProduct (ah * bh can exceed |a b| by a factor 1 + 2^-25),
+// which would turn the error term into NaN. Outside these ranges the bound is
+// moved one ulp outward unconditionally.
 inline constexpr double kTiny = 0x1p-960;
 inline constexpr double kSplitMax = 0x1p+995;
+inline constexpr double kProdMax = 0x1p+1000;
+
+// Sign of an error term: -1, 0, +1, or 2 ("unknown") when it is not a finite
+// number, so that a NaN produced by an unforeseen overflow can never be read as
+// "exact" (NaN compares false with everything, which would give sign 0).
+inline int error_sign(double e) noexcept {
+    if (!(e - e == 0.0)) return 2;  // NaN or +-inf
+    return (e > 0) - (e < 0);
+}
 
 // Exact sign of (a + b) - fl(a + b), for finite a, b with a finite sum (TwoSum).
 inline int sum_error_sign(double a, double b, double s) noexcept {
     const double bb = s - a;
     const double e = (a - (s - bb)) + (b - bb);
-    return (e > 0) - (e < 0);
+    return error_sign(e);
 }
 
 // TwoProduct: a*b = hi + lo exactly, provided the guards above hold.
@@ -96,9 +109,10 @@ inline double mul(double a, double b, int dir) noexcept {
         return p;
     }
     const double ap = std::fabs(p);
-    if (ap < kTiny || std::fabs(a) > kSplitMax || std::fabs(b) > kSplitMax) return adjust(p, 2, dir);
+    if (ap < kTiny || ap > kProdMax || std::fabs(a) > kSplitMax || std::fabs(b) > kSplitMax)
+        return adjust(p, 2, dir);
     const TwoProd t = two_product(a, b);
-    return adjust(p, (t.lo > 0) - (t.lo < 0), dir);
+    return adjust(p, error_sign(t.lo), dir);
 }
 
 inline double div(double a, double b, int dir) noexcept {
@@ -110,13 +124,15 @@ inline double div(double a, double b, int dir) noexcept {
         return q;
     }
     const double aq = std::fabs(q);
-    if (std::fabs(a) < kTiny || aq < kTiny || aq > kSplitMax || std::fabs(b) > kSplitMax)
+    // q b is close to a, so |a| > kProdMax would let TwoProduct(q, b) overflow.
+    if (std::fabs(a) < kTiny || std::fabs(a) > kProdMax || aq < kTiny || aq > kSplitMax || std::fabs(b) > kSplitMax)
         return adjust(q, 2, dir);
     // r = a - q*b, computed so that its sign is exact: a - hi is exact (Sterbenz),
     // and a correctly rounded difference has the sign of the exact one.
     const TwoProd t = two_product(q, b);
     const double r = (a - t.hi) - t.lo;
-    const int sr = (r > 0) - (r < 0);
+    const int sr = error_sign(r);
+    if (sr == 2) return adjust(q, 2, dir);
     const int sb = b > 0 ? 1 : -1;
     return adjust(q, sr * sb, dir);  // a/b - q = r/b
 }
@@ -124,10 +140,11 @@ inline double div(double a, double b, int dir) noexcept {
 inline double sqrt(double x, int dir) noexcept {
     if (x == 0.0 || std::isinf(x)) return x;
     const double s = std::sqrt(x);
-    if (x < kTiny || s > kSplitMax) return adjust(s, 2, dir);
+    // s * s is close to x: for x > kProdMax TwoProduct(s, s) may overflow.
+    if (x < kTiny || x > kProdMax) return adjust(s, 2, dir);
     const TwoProd t = two_product(s, s);
     const double r = (x - t.hi) - t.lo;  // sign of x - s^2 = sign of sqrt(x) - s
-    return adjust(s, (r > 0) - (r < 0), dir);
+    return adjust(s, error_sign(r), dir);
 }
 
 }  // namespace flowcert::rounding
