@@ -1,0 +1,346 @@
+// flowcert/ode/integrator.cpp -- the Taylor/Lohner step (see integrator.hpp and docs/integrator.md).
+#include <flowcert/ode.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace flowcert::ode {
+
+const char* to_string(Status s) {
+    switch (s) {
+        case Status::not_run: return "not_run";
+        case Status::ok: return "ok";
+        case Status::no_a_priori_enclosure: return "no_a_priori_enclosure";
+        case Status::remainder_too_wide: return "remainder_too_wide";
+        case Status::non_finite: return "non_finite";
+        case Status::relu_kink: return "relu_kink";
+        case Status::domain_error: return "domain_error";
+        case Status::step_limit: return "step_limit";
+        case Status::invalid_input: return "invalid_input";
+    }
+    return "?";
+}
+
+namespace {
+
+using detail::Mat;
+using detail::Vec;
+
+Status from_eval(taylor::EvalStatus s) {
+    switch (s) {
+        case taylor::EvalStatus::ok: return Status::ok;
+        case taylor::EvalStatus::relu_kink: return Status::relu_kink;
+        case taylor::EvalStatus::domain_error: return Status::domain_error;
+        case taylor::EvalStatus::non_finite: return Status::non_finite;
+    }
+    return Status::non_finite;
+}
+
+inline bool strictly_inside(const IntervalD& z, const IntervalD& y) {
+    return y.lower() < z.lower() && z.upper() < y.upper();
+}
+inline bool strictly_inside(const IntervalMp& z, const IntervalMp& y) {
+    return mpfi_is_strictly_inside(z.get(), y.get()) > 0;
+}
+
+struct Outcome {
+    Status status = Status::ok;
+    std::string reason;
+    bool ok() const { return status == Status::ok; }
+};
+
+template <Interval I>
+class Lohner {
+public:
+    Lohner(const taylor::VectorField& f, const std::vector<I>& params, const Options& opt, long bits)
+        : opt_(opt), bits_(bits), n_(f.dimension()), p_(opt.order),
+          ec_(f, params, bits), ex_(f, params, bits), ey_(f, params, bits) {
+        zero_ = IntervalTraits<I>::from_integer(0, bits);
+        one_ = IntervalTraits<I>::from_integer(1, bits);
+        tol_ = opt.tolerance > 0 ? opt.tolerance : std::ldexp(1.0, -static_cast<int>(std::min(bits, 1000L)));
+    }
+
+    void init(const std::vector<I>& x0) {
+        c_.resize(n_);
+        R0_.resize(n_);
+        R_.assign(n_, zero_);
+        for (int i = 0; i < n_; ++i) {
+            c_[i] = detail::point_mid(x0[i]);
+            R0_[i] = x0[i] - c_[i];
+        }
+        C_ = detail::identity<I>(n_, bits_);
+        B_ = C_;
+        Binv_ = C_;
+        V_ = C_;
+        t_ = zero_;
+    }
+
+    Vec<I> box() const {
+        Vec<I> x = detail::add(detail::add(c_, detail::mul(C_, R0_)), detail::mul(B_, R_));
+        return x;
+    }
+    const I& time() const { return t_; }
+    std::vector<I> derivative() const { return V_.a; }
+
+    // Advances the set to the time `stop` (which must not be before the current time).
+    Outcome advance_to(const I& stop, Result<I>& res) {
+        while (true) {
+            const I remaining = stop - t_;
+            if (!possibly_positive(remaining)) return {};  // already there (stop == t)
+            if (res.steps >= opt_.max_steps)
+                return {Status::step_limit, "maximum number of steps (" + std::to_string(opt_.max_steps) + ") reached"};
+            const Vec<I> X = box();
+            // 1. Taylor coefficients at the centre (C^0) and over the box (C^1).
+            auto r = ec_.compute(c_, p_);
+            if (!r.ok()) return fail(from_eval(r.status), "at the centre of the set: " + r.reason, X, res);
+            r = ex_.compute_c1(X, p_);
+            if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
+            double h = std::min(estimate_step(), opt_.max_step);
+            while (true) {
+                const bool last = !(upper(remaining) > h);
+                const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
+                Outcome o = try_step(hI, X, res);
+                if (o.ok()) {
+                    const double taken = upper(hI);
+                    res.min_step = res.steps == 0 ? taken : std::min(res.min_step, taken);
+                    res.max_step = std::max(res.max_step, taken);
+                    ++res.steps;
+                    t_ = last ? stop : t_ + hI;
+                    if (last) return {};
+                    break;
+                }
+                h = (last ? upper(remaining) : h) * 0.5;
+                if (h < opt_.min_step) {
+                    o.reason += " (step size reduced below the minimum " + std::to_string(opt_.min_step) + ")";
+                    return fail(o.status, o.reason, X, res);
+                }
+            }
+        }
+    }
+
+private:
+    Options opt_;
+    long bits_;
+    int n_, p_;
+    taylor::TaylorEvaluator<I> ec_, ex_, ey_;
+    I zero_, one_, t_;
+    double tol_;
+    Vec<I> c_, R0_, R_;
+    Mat<I> C_, B_, Binv_, V_;
+
+    Outcome fail(Status s, std::string reason, const Vec<I>& X, Result<I>& res) {
+        res.offending_set = X;
+        return {s, std::move(reason)};
+    }
+
+    // Step size from the last two Taylor terms at the centre, as in CAPD's last-terms step
+    // control: h = min_k (tol * scale / |x_k|)^(1/k), k = p-1, p. Heuristic (non-rigorous):
+    // it only proposes h; the step is validated afterwards.
+    double estimate_step() const {
+        double scale = 1;
+        for (int i = 0; i < n_; ++i) scale = std::max(scale, mag(c_[i]));
+        double h = std::numeric_limits<double>::infinity();
+        for (int k = std::max(1, p_ - 1); k <= p_; ++k) {
+            double m = 0;
+            for (int i = 0; i < n_; ++i) m = std::max(m, mag(ec_.coeff(i, k)));
+            if (m > 0) h = std::min(h, std::pow(tol_ * scale / m, 1.0 / k));
+        }
+        return h;
+    }
+
+    Outcome try_step(const I& hI, const Vec<I>& X, Result<I>& res) {
+        const int n = n_, p = p_;
+        const I H = hull(zero_, hI);
+        // 2. A priori enclosure by the high-order enclosure test [NJC 1999, Sec. 5]:
+        //    Z = sum_{k<=p} x_k(X) H^k + H^{p+1} x_{p+1}(Y) strictly inside Y  =>  x(t) in Z, t in H.
+        Vec<I> Y0(n), Y(n), Z(n);
+        std::vector<double> eps(n);
+        for (int i = 0; i < n; ++i) {
+            I acc = ex_.coeff(i, p);
+            for (int k = p - 1; k >= 0; --k) acc = acc * H + ex_.coeff(i, k);
+            Y0[i] = acc;
+            eps[i] = std::max(0.05 * width(acc), 1e2 * opt_.remainder_factor * tol_ * std::max(1.0, mag(acc)));
+            Y[i] = inflate(acc, eps[i]);
+        }
+        const I Hp1 = pow(H, p + 1);
+        bool verified = false;
+        for (int it = 0; it < 4 && !verified; ++it) {
+            auto r = opt_.c1 ? ey_.compute_c1(Y, p + 1) : ey_.compute(Y, p + 1);
+            if (!r.ok()) return {from_eval(r.status), "over the a priori enclosure: " + r.reason};
+            verified = true;
+            for (int i = 0; i < n; ++i) {
+                Z[i] = Y0[i] + Hp1 * ey_.coeff(i, p + 1);
+                if (!strictly_inside(Z[i], Y[i])) verified = false;
+            }
+            if (!verified)
+                for (int i = 0; i < n; ++i) {
+                    eps[i] *= 4;
+                    Y[i] = inflate(hull(Y[i], Z[i]), eps[i]);
+                }
+        }
+        if (!verified)
+            return {Status::no_a_priori_enclosure,
+                    "the high-order enclosure test failed for h = " + std::to_string(upper(hI))};
+        // 3. Lagrange remainder h^{p+1} x_{p+1}(x(xi)), x(xi) in Y.
+        const I hp1 = pow(hI, p + 1);
+        Vec<I> rem(n);
+        for (int i = 0; i < n; ++i) {
+            rem[i] = hp1 * ey_.coeff(i, p + 1);
+            if (!is_bounded(rem[i])) return {Status::non_finite, "the remainder is not finite"};
+            const double allowed = opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i]));
+            if (!(mag(rem[i]) <= allowed))
+                return {Status::remainder_too_wide, "the Lagrange remainder of variable " + std::to_string(i) + " is " +
+                                                        std::to_string(mag(rem[i])) + " > " + std::to_string(allowed) +
+                                                        " at h = " + std::to_string(upper(hI))};
+        }
+        // 4. Taylor polynomial at the centre and its Jacobian over X (Horner in h).
+        Vec<I> y(n);
+        for (int i = 0; i < n; ++i) {
+            I acc = ec_.coeff(i, p);
+            for (int k = p - 1; k >= 0; --k) acc = acc * hI + ec_.coeff(i, k);
+            y[i] = acc + rem[i];
+        }
+        Mat<I> J(n, n, zero_);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                I acc = ex_.dcoeff(i, p, j);
+                for (int k = p - 1; k >= 0; --k) acc = acc * hI + ex_.dcoeff(i, k, j);
+                J(i, j) = acc;
+            }
+        // Lohner update of the doubleton c + C r0 + B r [Lohner 1987]:
+        //   x(h) in c' + C' r0 + B' r',  c' = mid(y), C' = mid(J C),
+        //   r' in (B'^{-1} J B) r + B'^{-1} ((y - c') + (J C - C') r0).
+        Vec<I> c_new(n), z(n);
+        for (int i = 0; i < n; ++i) {
+            c_new[i] = detail::point_mid(y[i]);
+            z[i] = y[i] - c_new[i];
+        }
+        const Mat<I> JC = detail::mul(J, C_);
+        Mat<I> C_new = JC, dC = JC;
+        for (std::size_t e = 0; e < JC.a.size(); ++e) {
+            C_new.a[e] = detail::point_mid(JC.a[e]);
+            dC.a[e] = JC.a[e] - C_new.a[e];
+        }
+        const Mat<I> JB = detail::mul(J, B_);
+        std::vector<double> A(static_cast<std::size_t>(n) * n), weight(n, 0.0);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) A[i * n + j] = mid(JB(i, j));
+        for (int j = 0; j < n; ++j) {
+            double s = 0;
+            for (int i = 0; i < n; ++i) s += A[i * n + j] * A[i * n + j];
+            weight[j] = std::sqrt(s) * width(R_[j]);
+        }
+        const std::vector<double> Qd = detail::householder_q(A, n, weight);
+        Mat<I> Q(n, n, zero_), Qinv;
+        for (std::size_t e = 0; e < Qd.size(); ++e) Q.a[e] = IntervalTraits<I>::exact(Qd[e], bits_);
+        if (!detail::orthogonal_inverse(Q, bits_, Qinv)) {
+            // Fall back to the identity basis (always valid, only less tight).
+            Q = detail::identity<I>(n, bits_);
+            Qinv = Q;
+        }
+        const Vec<I> err = detail::add(z, detail::mul(dC, R0_));
+        Vec<I> R_new = detail::add(detail::mul(detail::mul(Qinv, JB), R_), detail::mul(Qinv, err));
+        for (int i = 0; i < n; ++i)
+            if (!is_bounded(R_new[i]) || !is_bounded(c_new[i])) return {Status::non_finite, "the new set is not finite"};
+        // 5. C^1: Dphi_h in J + h^{p+1} Dx_{p+1}(Y) V(xi), |V(xi)_ij| <= ||V(xi)||_inf <= exp(|h| ||Df(Y)||_inf).
+        if (opt_.c1) {
+            double L = 0;
+            for (int i = 0; i < n; ++i) {
+                I row = zero_;
+                for (int j = 0; j < n; ++j) row += IntervalTraits<I>::exact(mag(ey_.dcoeff(i, 1, j)), bits_);
+                L = std::max(L, upper(row));
+            }
+            const I hu = IntervalTraits<I>::exact(mag(hI), bits_);
+            const double e = upper(exp(IntervalTraits<I>::exact(L, bits_) * hu));
+            const I E = IntervalTraits<I>::bounds(-e, e, bits_);
+            Mat<I> Jfull = J;
+            for (int i = 0; i < n; ++i) {
+                I s = zero_;
+                for (int k = 0; k < n; ++k) s += IntervalTraits<I>::exact(mag(ey_.dcoeff(i, p + 1, k)), bits_);
+                const I rij = hp1 * s * E;
+                for (int j = 0; j < n; ++j) Jfull(i, j) += rij;
+            }
+            V_ = detail::mul(Jfull, V_);
+            for (const auto& v : V_.a)
+                if (!is_bounded(v)) return {Status::non_finite, "the derivative enclosure is not finite"};
+        }
+        if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, Z});
+        c_ = std::move(c_new);
+        C_ = std::move(C_new);
+        B_ = std::move(Q);
+        Binv_ = std::move(Qinv);
+        R_ = std::move(R_new);
+        return {};
+    }
+};
+
+}  // namespace
+
+template <Interval I>
+Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
+                    const I& t_end, const std::vector<I>& output_times, const Options& options, long bits) {
+    Result<I> res;
+    res.time = IntervalTraits<I>::from_integer(0, bits);
+    auto invalid = [&](std::string m) {
+        res.status = Status::invalid_input;
+        res.reason = std::move(m);
+        return res;
+    };
+    if (!field.complete()) return invalid("the vector field has no right-hand side");
+    if (static_cast<int>(x0.size()) != field.dimension())
+        return invalid("expected " + std::to_string(field.dimension()) + " initial values, got " +
+                       std::to_string(x0.size()));
+    if (static_cast<int>(params.size()) != field.parameter_count())
+        return invalid("expected " + std::to_string(field.parameter_count()) + " parameter values, got " +
+                       std::to_string(params.size()));
+    if (options.order < 1) return invalid("the Taylor order must be at least 1");
+    if (!certainly_positive(t_end)) return invalid("the final time must be positive");
+    for (std::size_t k = 0; k < output_times.size(); ++k) {
+        if (!certainly_positive(output_times[k])) return invalid("output times must be positive");
+        if (k > 0 && !certainly_less(output_times[k - 1], output_times[k]))
+            return invalid("output times must be strictly increasing");
+        if (certainly_less(t_end, output_times[k])) return invalid("an output time is after the final time");
+    }
+    for (const auto& v : x0)
+        if (!is_bounded(v)) return invalid("the initial set is unbounded");
+
+    Lohner<I> lohner(field, params, options, bits);
+    lohner.init(x0);
+    auto snapshot = [&](const I& time) {
+        Snapshot<I> s{time, lohner.box(), {}};
+        if (options.c1) s.derivative = lohner.derivative();
+        return s;
+    };
+    std::vector<I> stops = output_times;
+    stops.push_back(t_end);
+    for (std::size_t k = 0; k < stops.size(); ++k) {
+        const bool is_end = k + 1 == stops.size();
+        // an output time that may equal the final time is taken at the final time
+        const I& stop = (!is_end && !certainly_less(stops[k], t_end)) ? t_end : stops[k];
+        Outcome o = lohner.advance_to(stop, res);
+        res.time = lohner.time();
+        if (!o.ok()) {
+            res.status = o.status;
+            res.reason = o.reason;
+            res.final_box = lohner.box();
+            if (options.c1) res.final_derivative = lohner.derivative();
+            return res;
+        }
+        if (!is_end) res.outputs.push_back(snapshot(stops[k]));
+    }
+    res.final_box = lohner.box();
+    if (options.c1) res.final_derivative = lohner.derivative();
+    res.status = Status::ok;
+    res.reason = "ok";
+    return res;
+}
+
+template Result<IntervalD> integrate(const taylor::VectorField&, const std::vector<IntervalD>&,
+                                     const std::vector<IntervalD>&, const IntervalD&, const std::vector<IntervalD>&,
+                                     const Options&, long);
+template Result<IntervalMp> integrate(const taylor::VectorField&, const std::vector<IntervalMp>&,
+                                      const std::vector<IntervalMp>&, const IntervalMp&,
+                                      const std::vector<IntervalMp>&, const Options&, long);
+
+}  // namespace flowcert::ode

@@ -1,0 +1,99 @@
+// flowcert/ode/integrator.hpp -- rigorous C^0 / C^1 integration of x' = f(x; p).
+//
+// Method (docs/integrator.md): per step of size h,
+//  1. Taylor coefficients of the solution at the centre c of the set (thin intervals) and,
+//     with the variational part, over the whole box [X] (Taylor-mode AD, taylor layer);
+//  2. a rigorous a priori enclosure Y of x(t), t in [0,h], for all x0 in [X] by the
+//     high-order enclosure test sum_{k<=p} x_k([X]) [0,h]^k + [0,h]^{p+1} x_{p+1}(Y) in int Y
+//     [Nedialkov, Jackson, Corliss, Appl. Math. Comput. 105 (1999), Sec. 5];
+//  3. Lagrange remainder h^{p+1} x_{p+1}(Y);
+//  4. Lohner's mean-value form x(h) in T_p(c,h) + DT_p([X],h)(x0 - c) + remainder, with the set
+//     kept as a doubleton c + C r0 + B r and B from a QR factorization against wrapping
+//     [Lohner 1987; CAPD's doubleton: Zgliczynski, Found. Comput. Math. 2 (2002)];
+//  5. C^1: Dphi_h in DT_p([X],h) + h^{p+1} D x_{p+1}(Y) V(Y), |V| <= exp(h ||Df(Y)||) by Gronwall,
+//     composed along the steps [Zgliczynski 2002];
+//  6. step size from the last Taylor terms at the centre (heuristic, non-rigorous: it only
+//     chooses h; every accepted step is validated), halved when validation fails.
+// Failure is a value: Result::status names the reason, with the time and the offending set.
+#pragma once
+
+#if !defined(FLOWCERT_ODE_INTERNAL)
+#error "include <flowcert/ode.hpp>, not the internal headers"
+#endif
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <flowcert/interval.hpp>
+#include <flowcert/taylor.hpp>
+
+namespace flowcert::ode {
+
+enum class Status {
+    not_run,                // default: nothing proven
+    ok,                     // the enclosure reached the final time
+    no_a_priori_enclosure,  // the high-order enclosure test failed down to the minimum step
+    remainder_too_wide,     // the Lagrange remainder stayed above tolerance down to the minimum step
+    non_finite,             // an unbounded or NaN coefficient or set
+    relu_kink,              // the set (or its a priori enclosure) straddles a relu kink
+    domain_error,           // sqrt/log of a non-positive set, division by a set containing 0
+    step_limit,             // max_steps reached before the final time
+    invalid_input,          // bad arguments (dimension mismatch, negative time, ...)
+};
+const char* to_string(Status s);
+
+struct Options {
+    int order = 20;                 // Taylor order p
+    double tolerance = 0;           // local error target per step, relative to max(1, |x|); 0: automatic
+    double min_step = 1e-10;        // below this a failing step is reported as a failure
+    double max_step = std::numeric_limits<double>::infinity();
+    long max_steps = 10'000'000;
+    double remainder_factor = 1e3;  // accept a step when |remainder| <= factor * tolerance * max(1,|x|)
+    bool record_tubes = false;      // keep one box per step enclosing x(t) for every t in the step
+    bool c1 = false;                // also enclose D_x0 phi(t, x0)
+};
+
+template <Interval I>
+struct Snapshot {
+    I time;                  // encloses the (exact) time
+    std::vector<I> box;      // encloses x(time) for every initial value in the initial box
+    std::vector<I> derivative;  // n*n row-major, encloses D_x0 phi (only with Options::c1)
+};
+
+template <Interval I>
+struct TubePiece {
+    I t0, t1;             // the step covers [lower(t0), upper(t1)]
+    std::vector<I> box;   // encloses x(t) for every t in [t0, t1] and every initial value
+};
+
+template <Interval I>
+struct Result {
+    Status status = Status::not_run;
+    std::string reason = "not run";
+    I time;                         // time reached (the final time on success)
+    long steps = 0;
+    double min_step = 0, max_step = 0;  // step sizes taken
+    std::vector<I> final_box;       // enclosure at `time`
+    std::vector<I> final_derivative;    // with Options::c1
+    std::vector<Snapshot<I>> outputs;   // at the requested output times
+    std::vector<TubePiece<I>> tube;     // with Options::record_tubes
+    std::vector<I> offending_set;   // on failure: the set at which the step failed
+    bool ok() const { return status == Status::ok; }
+};
+
+// Encloses the solutions of x' = f(x; params) from every x0 in the box `x0` at the final time
+// `t_end` (> 0) and at each of `output_times` (increasing, in (0, t_end]). `bits` is the
+// precision of the computation (53 for IntervalD).
+template <Interval I>
+Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
+                    const I& t_end, const std::vector<I>& output_times, const Options& options, long bits);
+
+extern template Result<IntervalD> integrate(const taylor::VectorField&, const std::vector<IntervalD>&,
+                                            const std::vector<IntervalD>&, const IntervalD&,
+                                            const std::vector<IntervalD>&, const Options&, long);
+extern template Result<IntervalMp> integrate(const taylor::VectorField&, const std::vector<IntervalMp>&,
+                                             const std::vector<IntervalMp>&, const IntervalMp&,
+                                             const std::vector<IntervalMp>&, const Options&, long);
+
+}  // namespace flowcert::ode
