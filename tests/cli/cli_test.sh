@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Command-line tests of verifiers and of the flowcert tool. Usage:
+#   cli_test.sh bad-case VERIFIER CASE PATTERN        exit 3, PATTERN on stderr, no report written
+#   cli_test.sh generated-case VERIFIER KIND PATTERN  KIND = garbage | huge (a 10 MB file made now)
+#   cli_test.sh check FLOWCERT VERIFIER CASE           genuine accepted; tampered bound / verdict rejected
+#   cli_test.sh throws FLOWCERT THROWING_VERIFIER CASE a check that throws half way: ERROR, never CERTIFIED
+#   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier: exit 1, MISMATCH rows
+#   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
+set -uo pipefail
+mode=$1; shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect_bad_input() {  # verifier case pattern
+    local out="$tmp/out" rc
+    "$1" --case "$2" --out "$out" --quiet >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+    cat "$tmp/stderr"
+    [ "$rc" -eq 3 ] || fail "exit code $rc, expected 3 (bad input)"
+    grep -q -- "$3" "$tmp/stderr" || fail "stderr does not mention '$3'"
+    grep -q -- "$(basename "$2")" "$tmp/stderr" || fail "stderr does not name the file"
+    [ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || fail "a report was written for bad input"
+}
+
+case $mode in
+bad-case)
+    expect_bad_input "$1" "$2" "$3" ;;
+generated-case)
+    verifier=$1 kind=$2 pattern=$3
+    f="$tmp/$kind.toml"
+    if [ "$kind" = garbage ]; then
+        # deterministic binary bytes (a PNG-like header, control bytes, NULs)
+        printf '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\xff\xfe\x01\x02\x03verifier = \x00\x9f' > "$f"
+        for i in $(seq 1 64); do printf '\x%02x\x00\xc3\x28' "$i" >> "$f"; done
+    else
+        { printf 'verifier = "demo/sqrt_bounds"\nexpect = "certified"\nc = "2"\nsqrt_lower = "1.4"\nsqrt_upper = "1.5"\n'
+          head -c 10485760 /dev/zero | tr '\0' '#'; } > "$f"
+        [ "$(stat -c %s "$f")" -gt 10000000 ] || fail "could not generate the 10 MB file"
+    fi
+    expect_bad_input "$verifier" "$f" "$pattern" ;;
+check)
+    flowcert=$1 verifier=$2 case_file=$3
+    "$verifier" --case "$case_file" --out "$tmp" --quiet >/dev/null || fail "verifier did not certify $case_file"
+    cert="$tmp/$(basename "$case_file" .toml).json"
+    "$flowcert" check "$cert" || fail "genuine certificate rejected"
+    # a changed bound: the claimed upper bound on sqrt(2) lowered below sqrt(2)
+    sed 's/"hi": "1.4142135624"/"hi": "1.4142135620"/; s/"lo": "1.4142135624"/"lo": "1.4142135620"/' "$cert" > "$tmp/bound.json"
+    cmp -s "$cert" "$tmp/bound.json" && fail "tampering the bound changed nothing (test is stale)"
+    "$flowcert" check "$tmp/bound.json" > "$tmp/o1"; rc=$?; cat "$tmp/o1"
+    [ "$rc" -eq 1 ] || fail "tampered bound: exit $rc, expected 1"
+    grep -q "REJECTED" "$tmp/o1" && grep -q "stored enclosures give" "$tmp/o1" || fail "tampered bound not explained"
+    # a changed verdict
+    sed 's/"verdict": "CERTIFIED"/"verdict": "REFUTED"/' "$cert" > "$tmp/verdict.json"
+    cmp -s "$cert" "$tmp/verdict.json" && fail "tampering the verdict changed nothing (test is stale)"
+    "$flowcert" check "$tmp/verdict.json" > "$tmp/o2"; rc=$?; cat "$tmp/o2"
+    [ "$rc" -eq 1 ] || fail "tampered verdict: exit $rc, expected 1"
+    grep -q "does not follow from the checks" "$tmp/o2" || fail "tampered verdict not explained"
+    # not JSON at all
+    echo "{ not json" > "$tmp/broken.json"
+    "$flowcert" check "$tmp/broken.json"; rc=$?
+    [ "$rc" -eq 3 ] || fail "broken JSON: exit $rc, expected 3" ;;
+throws)
+    flowcert=$1 verifier=$2 case_file=$3
+    "$verifier" --case "$case_file" --out "$tmp" --quiet > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+    cat "$tmp/stdout" "$tmp/stderr"
+    [ "$rc" -eq 5 ] || fail "exit $rc, expected 5 (internal error)"
+    cert="$tmp/$(basename "$case_file" .toml).json"
+    grep -q '"verdict": "ERROR"' "$cert" || fail "verdict is not ERROR"
+    grep -q 'CERTIFIED' "$tmp/stdout" && fail "CERTIFIED printed"
+    grep -q 'thrown half way' "$cert" || fail "the exception message is not in the report"
+    "$flowcert" check --quiet "$cert" || fail "the ERROR certificate is not self-consistent" ;;
+certify-mismatch)
+    flowcert=$1 cases=$2
+    "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    grep -q "MISMATCH  wrong_expectation: REFUTED (expected CERTIFIED)" "$tmp/o" || fail "wrong expectation not reported"
+    grep -q "MISMATCH  unknown_verifier: MISSING VERIFIER" "$tmp/o" || fail "unknown verifier not reported"
+    grep -q "MISMATCH  bad_case: BAD INPUT" "$tmp/o" || fail "bad case not reported"
+    [ -f "$tmp/reports/index.html" ] || fail "no index.html"
+    [ "$(grep -c '<tr><td>' "$tmp/reports/index.html")" -eq 3 ] || fail "index.html does not have one row per case"
+    "$flowcert" certify --cases "$cases" --only 'no_such_*' --out "$tmp/r2"; rc=$?
+    [ "$rc" -eq 3 ] || fail "empty selection: exit $rc, expected 3" ;;
+usage)
+    verifier=$1 flowcert=$2
+    "$verifier" --help > "$tmp/h" || fail "--help failed"
+    grep -q -- "--precision" "$tmp/h" || fail "--help does not list --precision"
+    "$verifier" > /dev/null 2>&1; rc=$?
+    [ "$rc" -eq 3 ] || fail "missing --case: exit $rc, expected 3"
+    "$flowcert" frobnicate > /dev/null 2>&1; rc=$?
+    [ "$rc" -eq 3 ] || fail "unknown command: exit $rc, expected 3"
+    "$flowcert" --help | grep -q certify || fail "flowcert --help does not list certify" ;;
+*) fail "unknown mode $mode" ;;
+esac
+echo PASS
