@@ -44,6 +44,7 @@ double gamma_upper(long long k) {
 // Upper bound on the exact sum of k nonnegative terms whose double sum (any order) is `computed`:
 // S <= (computed + k eta) / (1 - gamma_k).
 double nonneg_sum_upper(double computed, long long k) {
+    if (!std::isfinite(computed)) return rounding::kInf;  // overflow: no finite bound
     const IntervalD g = IntervalD::exact(gamma_upper(k));
     return upper((IntervalD::exact(computed) + IntervalD(k) * IntervalD::exact(kEta)) / (IntervalD(1) - g));
 }
@@ -51,12 +52,17 @@ double nonneg_sum_upper(double computed, long long k) {
 // Enclosure of an exact dot product of k terms whose double value (any order) is `computed`, given an
 // upper bound `abs_upper` >= sum |x_i y_i|: computed +- (gamma_k abs_upper + k eta).
 IntervalD dot_from_double(double computed, double abs_upper, long long k) {
+    if (!std::isfinite(computed) || !(abs_upper < rounding::kInf)) return IntervalD::entire();  // overflow
     const IntervalD err = IntervalD::exact(gamma_upper(k)) * IntervalD::exact(abs_upper) +
                           IntervalD(k) * IntervalD::exact(kEta);
     return inflate(IntervalD::exact(computed), upper(err));
 }
 
-IntervalD dsq(const IntervalD& x) { return sqr(x); }
+// Upper bound of sqrt(a) sqrt(b) for upper bounds a, b of squared norms (+inf passes through).
+double cauchy_schwarz_upper(double a, double b) {
+    if (!(a < rounding::kInf) || !(b < rounding::kInf)) return rounding::kInf;
+    return upper(sqrt(IntervalD::exact(a)) * sqrt(IntervalD::exact(b)));
+}
 
 double max_abs_upper(const IVec& v) {
     double m = 0;
@@ -289,7 +295,7 @@ std::vector<IntervalD> gram_enclosure_rowmajor(const std::vector<double>& X, int
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             // sum_k |x_ik x_jk| <= ||x_i|| ||x_j|| (Cauchy-Schwarz)
-            const double cs = upper(sqrt(IntervalD::exact(sq[i])) * sqrt(IntervalD::exact(sq[j])));
+            const double cs = cauchy_schwarz_upper(sq[i], sq[j]);
             G[static_cast<size_t>(i) * n + j] = dot_from_double(Gd(i, j), cs, d);
         }
     return G;
@@ -370,7 +376,7 @@ Instance make_instance(const InstanceSpec& spec) {
     inst.G.assign(static_cast<size_t>(n) * n, IntervalD(0));
     for (int i = 0; i < n; ++i)
         for (int j = 0; j <= i; ++j) {
-            const double cs = upper(sqrt(IntervalD::exact(sq[i])) * sqrt(IntervalD::exact(sq[j])));
+            const double cs = cauchy_schwarz_upper(sq[i], sq[j]);
             const IntervalD gij = dot_from_double(Gd(i, j), cs, d);
             inst.G[static_cast<size_t>(i) * n + j] = gij;
             inst.G[static_cast<size_t>(j) * n + i] = gij;
@@ -405,7 +411,7 @@ Instance make_instance(const InstanceSpec& spec) {
             const double ggu = nonneg_sum_upper(gg[p], d);
             inst.uu[p] = sqr(c) * dot_from_double(gg[p], ggu, d);
             for (int i = 0; i < n; ++i) {
-                const double cs = upper(sqrt(IntervalD::exact(sq[i])) * sqrt(IntervalD::exact(ggu)));
+                const double cs = cauchy_schwarz_upper(sq[i], ggu);
                 inst.Xu[p][i] = c * dot_from_double(xg[p][i], cs, d);
             }
         }
