@@ -1,0 +1,1108 @@
+// Rigorous gradient flow (Taylor models coupled through the residuals, Clarke-hull fallback)
+// and rigorous gradient descent for the two-layer network of [BF2025]. See two_layer_flow.hpp
+// and docs/nonsmooth-flow.md for the soundness argument of every step below.
+#include "flowcert/nets/two_layer_flow.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace flowcert::nets {
+
+std::string to_string(FlowStatus s) {
+    switch (s) {
+        case FlowStatus::not_run: return "not_run";
+        case FlowStatus::completed: return "completed";
+        case FlowStatus::invalid_input: return "invalid_input";
+        case FlowStatus::step_size_underflow: return "step_size_underflow";
+        case FlowStatus::kink_requires_hull: return "kink_requires_hull";
+        case FlowStatus::max_steps: return "max_steps";
+    }
+    return "unknown";
+}
+
+std::string to_string(GdStatus s) {
+    switch (s) {
+        case GdStatus::not_run: return "not_run";
+        case GdStatus::completed: return "completed";
+        case GdStatus::invalid_input: return "invalid_input";
+        case GdStatus::diverged: return "diverged";
+    }
+    return "unknown";
+}
+
+namespace {
+
+using I = IntervalD;
+constexpr int kMaxOrder = 16;
+constexpr std::size_t kChunk = 64;  // fixed summation blocks: sums do not depend on the thread count
+
+// Runs f(i) for i < count on `threads` threads. Each i writes only its own outputs, so the
+// result is the same for every thread count.
+template <class F>
+void parallel_for(std::size_t count, int threads, F&& f) {
+    if (threads <= 1 || count < 2) {
+        for (std::size_t i = 0; i < count; ++i) f(i);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto worker = [&] {
+        try {
+            for (;;) {
+                const std::size_t i = next.fetch_add(1);
+                if (i >= count) break;
+                f(i);
+            }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (!error) error = std::current_exception();
+            next.store(count);
+        }
+    };
+    std::vector<std::thread> pool;
+    const int extra = std::min<int>(threads - 1, static_cast<int>(count) - 1);
+    for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
+}
+
+// ---- univariate Taylor models on s in [0, H] ---------------------------------------------
+// A Tm denotes the set of functions f with f(s) in sum_i c_i s^i + r for every s in [0, H]
+// (interval coefficients, interval remainder) [Berz & Makino 1998; Makino & Berz 2003].
+struct Tm {
+    std::array<I, kMaxOrder + 1> c{};
+    I r{};
+};
+
+struct Powers {
+    int p = 0;
+    I s;                                  // [0, H]
+    std::array<I, 2 * kMaxOrder + 2> pw;  // pw[i] encloses {s^i : s in [0, H]} = [0, H^i]
+    void set(int order, double H) {
+        p = order;
+        s = I::bounds(0.0, H);
+        pw[0] = I(1);
+        const I hh = I::exact(H);
+        I acc = I(1);
+        for (int i = 1; i < static_cast<int>(pw.size()); ++i) {
+            acc = acc * hh;
+            pw[i] = I::bounds(0.0, acc.upper());
+        }
+    }
+};
+
+// Horner over s in [0, H] (every s^i >= 0).
+inline I poly_range(const std::array<I, kMaxOrder + 1>& c, int deg, const I& s) {
+    I acc = c[deg];
+    for (int i = deg - 1; i >= 0; --i) acc = acc * s + c[i];
+    return acc;
+}
+inline I poly_at(const std::array<I, kMaxOrder + 1>& c, int deg, const I& s) { return poly_range(c, deg, s); }
+inline I tm_range(const Tm& a, const Powers& P) { return poly_range(a.c, P.p, P.s) + a.r; }
+
+void tm_zero(Tm& a, int p) {
+    for (int i = 0; i <= p; ++i) a.c[i] = I(0);
+    a.r = I(0);
+}
+void tm_add_to(Tm& acc, const Tm& b, int p) {
+    for (int i = 0; i <= p; ++i) acc.c[i] += b.c[i];
+    acc.r += b.r;
+}
+void tm_axpy(Tm& acc, const I& k, const Tm& b, int p) {
+    for (int i = 0; i <= p; ++i) acc.c[i] += k * b.c[i];
+    acc.r += k * b.r;
+}
+
+// out = a * b truncated at degree p; the terms of degree p+1..2p are bounded over [0, H]
+// and go to the remainder with the cross terms of the remainders.
+void tm_mul(const Tm& a, const Tm& b, const Powers& P, Tm& out) {
+    const int p = P.p;
+    for (int i = 0; i <= p; ++i) {
+        I acc = a.c[0] * b.c[i];
+        for (int l = 1; l <= i; ++l) acc += a.c[l] * b.c[i - l];
+        out.c[i] = acc;
+    }
+    I high = I(0);
+    for (int i = 2 * p; i >= p + 1; --i) {
+        I acc = a.c[i - p] * b.c[p];
+        for (int l = i - p + 1; l <= p; ++l) acc += a.c[l] * b.c[i - l];
+        high = high * P.s + acc;
+    }
+    high = high * P.pw[p + 1];
+    const I ra = poly_range(a.c, p, P.s), rb = poly_range(b.c, p, P.s);
+    out.r = high + ra * b.r + rb * a.r + a.r * b.r;
+}
+
+// out(s) = x0 + int_0^s t(u) du, truncated at degree p (the degree p+1 term goes to the
+// remainder); int_0^s r du lies in s * r, inside [0, H] * r.
+void tm_integrate(const Tm& t, const I& x0, const Powers& P, Tm& out) {
+    const int p = P.p;
+    out.c[0] = x0;
+    for (int i = 0; i < p; ++i) out.c[i + 1] = t.c[i] / (i + 1);
+    out.r = t.r * P.s + (t.c[p] / (p + 1)) * P.pw[p + 1];
+}
+
+// The remainder needed so that every function of `image` lies in the TM (guess.c, needed):
+// image.r plus the excess of each image coefficient over the guess coefficient times [0, H^i].
+I needed_remainder(const Tm& image, const Tm& guess, const Powers& P) {
+    I need = image.r;
+    for (int i = 0; i <= P.p; ++i) {
+        const double lo = std::min((I::exact(image.c[i].lower()) - I::exact(guess.c[i].lower())).lower(), 0.0);
+        const double hi = std::max((I::exact(image.c[i].upper()) - I::exact(guess.c[i].upper())).upper(), 0.0);
+        if (lo != 0.0 || hi != 0.0) need += I::bounds(lo, hi) * P.pw[i];
+    }
+    return need;
+}
+
+// [lo - f w - a, hi + f w + a], outward.
+I widen(const I& x, double f, double a) {
+    const double w = width(x);
+    return inflate(x, f * w + a);
+}
+
+bool strictly_inside(const I& inner, const I& outer) {
+    return outer.lower() < inner.lower() && inner.upper() < outer.upper();
+}
+
+// ---- problem data -------------------------------------------------------------------------
+struct Problem {
+    std::size_t m = 0, d = 0, n = 0, S = 0;  // S = d + 1 state components per neuron: w_0..w_{d-1}, a
+    std::vector<I> x;                        // n x d
+    std::vector<I> y;
+    I c;      // risk weight: L = c sum_k 1/2 (h(x_k) - y_k)^2
+    I gamma;
+    I eta_hull;  // [gamma, 1]
+    bool gamma_zero = false;
+    int threads = 1;
+    std::size_t chunks() const { return (m + kChunk - 1) / kChunk; }
+};
+
+// eta for an activation code: 0 positive -> 1, 1 negative -> gamma, 2 undecided -> [gamma, 1].
+inline const I& eta_of(const Problem& pb, int code, const I& one) {
+    return code == 0 ? one : (code == 1 ? pb.gamma : pb.eta_hull);
+}
+inline int sign_code(const I& z) {
+    if (certainly_positive(z)) return 0;
+    if (certainly_negative(z)) return 1;
+    return 2;
+}
+
+// Clarke-hull field on a box B (S components) with loss derivatives l'_k in R:
+// dw = a D, da = -c sum_k l'_k sigma(z_k), D = -c sum_k eta_k l'_k x_k  [BF2025, eq. (6)].
+// (da uses eta_k z_k = sigma(z_k), which holds for every selection.)
+void field_box(const Problem& pb, const I* B, const I* R, I* F) {
+    const I one(1);
+    std::array<I, 8> Dsmall;
+    std::vector<I> Dbig;
+    I* D = Dsmall.data();
+    if (pb.d > Dsmall.size()) {
+        Dbig.assign(pb.d, I(0));
+        D = Dbig.data();
+    } else {
+        for (std::size_t i = 0; i < pb.d; ++i) D[i] = I(0);
+    }
+    I da(0);
+    for (std::size_t k = 0; k < pb.n; ++k) {
+        const I* xk = &pb.x[k * pb.d];
+        I z = B[0] * xk[0];
+        for (std::size_t i = 1; i < pb.d; ++i) z += B[i] * xk[i];
+        const I& eta = eta_of(pb, sign_code(z), one);
+        da += R[k] * leaky_relu(z, pb.gamma);
+        const I er = eta * R[k];
+        for (std::size_t i = 0; i < pb.d; ++i) D[i] += er * xk[i];
+    }
+    const I a = B[pb.d];
+    for (std::size_t i = 0; i < pb.d; ++i) F[i] = -(pb.c * D[i]) * a;
+    F[pb.d] = -(pb.c * da);
+}
+
+// ---- the step engine ------------------------------------------------------------------------
+enum class StepFail { none, apriori, apriori_coupling, kink, validation, hull_neuron };
+
+struct StepOutcome {
+    StepFail fail = StepFail::none;
+    std::string reason;
+    double h_suggest = 0;
+    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0;
+};
+
+class Engine {
+public:
+    Engine(const Problem& pb, const FlowOptions& opt) : pb_(pb), opt_(opt), p_(opt.order) {
+        const std::size_t N = pb.m * pb.S;
+        B_.resize(N);
+        N_.resize(N);
+        tm_.resize(N);
+        newr_.resize(N);
+        newr_ok_.resize(pb.m);
+        code_.resize(pb.m * pb.n);
+        kind_.resize(pb.m);
+        pattern_.resize(pb.m);
+        end_.resize(N);
+        tube_.resize(N);
+        hull_sub_.resize(pb.m);
+    }
+
+    // One step [t0, t1] from the state X (m * S boxes). On success fills end_ and tube_.
+    StepOutcome step(const std::vector<I>& X, std::vector<char>& frozen, double t0, double t1);
+
+    const std::vector<I>& end() const { return end_; }
+    const std::vector<I>& tube() const { return tube_; }
+
+private:
+    const Problem& pb_;
+    const FlowOptions& opt_;
+    int p_;
+    Powers P_;
+    I delta_;  // t1 - t0
+    std::vector<I> B_, N_;      // a priori boxes (Picard box) and their image (tight tube)
+    std::vector<I> R_;          // residual enclosure l'_k over the step
+    std::vector<Tm> tm_;        // neuron Taylor models (smooth neurons)
+    std::vector<I> newr_;
+    std::vector<char> newr_ok_;
+    std::vector<unsigned char> code_;  // activation code per (j, k) on N_j
+    std::vector<unsigned char> kind_;  // 0 smooth, 1 hull, 2 frozen
+    std::vector<std::uint32_t> pattern_;
+    std::vector<std::uint64_t> pattern_keys_;
+    std::vector<I> K_;          // hull-neuron residual contributions (constants over B_j)
+    std::vector<Tm> G_;         // residual Taylor models l'_k(s)
+    std::vector<Tm> D_;         // per pattern u, component i: D_u(s)
+    std::vector<I> Gpoly_;      // recurrence: per pattern sums
+    std::vector<I> end_, tube_;
+    std::vector<std::size_t> hull_sub_;
+
+    bool apriori_neuron(std::size_t j, const std::vector<I>& X);
+    void residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out);
+    void recurrence(const std::vector<I>& X, std::size_t U);
+    void residual_tm(std::size_t U);
+    bool hull_neuron(std::size_t j, const std::vector<I>& X);
+    bool hull_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, I* Th1, I* tube, int depth,
+                      std::size_t& budget);
+};
+
+bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
+    const std::size_t S = pb_.S;
+    const I* X0 = &X[j * S];
+    I* B = &B_[j * S];
+    I F[16];
+    std::vector<I> Fbig;
+    I* Fp = F;
+    if (S > 16) {
+        Fbig.resize(S);
+        Fp = Fbig.data();
+    }
+    // Initial guess: X0 + [0, H] F(X0), widened.
+    field_box(pb_, X0, R_.data(), Fp);
+    for (std::size_t i = 0; i < S; ++i) B[i] = widen(X0[i] + P_.s * Fp[i], 0.5, 1e-300);
+    for (int it = 0; it < 10; ++it) {
+        field_box(pb_, B, R_.data(), Fp);
+        bool inside = true;
+        for (std::size_t i = 0; i < S; ++i) {
+            const I Ni = X0[i] + P_.s * Fp[i];
+            N_[j * S + i] = Ni;
+            if (!strictly_inside(Ni, B[i])) inside = false;
+        }
+        if (inside) return true;  // X0 + [0,H] F(B, R) inside int(B): first-exit argument
+        for (std::size_t i = 0; i < S; ++i)
+            B[i] = widen(hull(B[i], N_[j * S + i]), 0.25, 1e-300 + 1e-16 * mag(N_[j * S + i]));
+    }
+    return false;
+}
+
+// out_k encloses l'_k = h(x_k) - y_k for every theta in the product of the boxes B_j (frozen: exact X).
+void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out) {
+    const std::size_t n = pb_.n, S = pb_.S, C = pb_.chunks();
+    std::vector<I> partial(C * n, I(0));
+    parallel_for(C, pb_.threads, [&](std::size_t ch) {
+        const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+        for (std::size_t j = j0; j < j1; ++j) {
+            if (frozen[j]) continue;  // ReLU certainly inactive everywhere: contributes exactly 0
+            const I* B = &B_[j * S];
+            for (std::size_t k = 0; k < n; ++k) {
+                const I* xk = &pb_.x[k * pb_.d];
+                I z = B[0] * xk[0];
+                for (std::size_t i = 1; i < pb_.d; ++i) z += B[i] * xk[i];
+                partial[ch * n + k] += B[pb_.d] * leaky_relu(z, pb_.gamma);
+            }
+        }
+    });
+    out.assign(n, I(0));
+    for (std::size_t ch = 0; ch < C; ++ch)
+        for (std::size_t k = 0; k < n; ++k) out[k] += partial[ch * n + k];
+    for (std::size_t k = 0; k < n; ++k) out[k] -= pb_.y[k];
+}
+
+// Taylor coefficients of the smooth neurons (order by order, summing the residual coefficients
+// over neurons per activation pattern): the polynomial parts of the Taylor models.
+void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
+    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n, C = pb_.chunks();
+    const int p = p_;
+    const I one(1);
+    std::vector<I> partial(C * U * d);
+    std::vector<I> Su(U * d), G(n);
+    std::vector<std::vector<I>> Dc(static_cast<std::size_t>(p) + 1, std::vector<I>(U * d));
+    for (std::size_t j = 0; j < pb_.m; ++j) {
+        if (kind_[j] != 0) continue;
+        for (std::size_t i = 0; i < S; ++i) {
+            Tm& t = tm_[j * S + i];
+            t.c[0] = X[j * S + i];
+            for (int l = 1; l <= p; ++l) t.c[l] = I(0);
+            t.r = I(0);
+        }
+    }
+    for (int ord = 0; ord < p; ++ord) {
+        std::fill(partial.begin(), partial.end(), I(0));
+        parallel_for(C, pb_.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+            for (std::size_t j = j0; j < j1; ++j) {
+                if (kind_[j] != 0) continue;
+                const Tm& A = tm_[j * S + d];
+                const std::size_t u = pattern_[j];
+                for (std::size_t i = 0; i < d; ++i) {
+                    const Tm& W = tm_[j * S + i];
+                    I acc = A.c[0] * W.c[ord];
+                    for (int l = 1; l <= ord; ++l) acc += A.c[l] * W.c[ord - l];
+                    partial[(ch * U + u) * d + i] += acc;
+                }
+            }
+        });
+        std::fill(Su.begin(), Su.end(), I(0));
+        for (std::size_t ch = 0; ch < C; ++ch)
+            for (std::size_t q = 0; q < U * d; ++q) Su[q] += partial[ch * U * d + q];
+        for (std::size_t k = 0; k < n; ++k) {
+            I g = ord == 0 ? K_[k] - pb_.y[k] : I(0);
+            for (std::size_t u = 0; u < U; ++u) {
+                const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
+                const I& eta = eta_of(pb_, code, one);
+                I zk = Su[u * d] * pb_.x[k * d];
+                for (std::size_t i = 1; i < d; ++i) zk += Su[u * d + i] * pb_.x[k * d + i];
+                g += eta * zk;
+            }
+            G[k] = g;
+        }
+        for (std::size_t u = 0; u < U; ++u)
+            for (std::size_t i = 0; i < d; ++i) {
+                I acc(0);
+                for (std::size_t k = 0; k < n; ++k) {
+                    const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
+                    acc += eta_of(pb_, code, one) * G[k] * pb_.x[k * d + i];
+                }
+                Dc[ord][u * d + i] = -(pb_.c * acc);
+            }
+        parallel_for(C, pb_.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+            for (std::size_t j = j0; j < j1; ++j) {
+                if (kind_[j] != 0) continue;
+                const std::size_t u = pattern_[j];
+                Tm& A = tm_[j * S + d];
+                I da(0);
+                for (std::size_t i = 0; i < d; ++i) {
+                    Tm& W = tm_[j * S + i];
+                    I dw(0);
+                    for (int l = 0; l <= ord; ++l) {
+                        da += W.c[l] * Dc[ord - l][u * d + i];
+                        dw += A.c[l] * Dc[ord - l][u * d + i];
+                    }
+                    W.c[ord + 1] = dw / (ord + 1);
+                }
+                A.c[ord + 1] = da / (ord + 1);
+            }
+        });
+        // note: W.c[ord+1] was written before A.c[ord+1] is read? A.c[l] for l <= ord only: fine.
+    }
+}
+
+// Residual Taylor models G_k(s) from the current neuron Taylor models, and D_u(s) per pattern.
+void Engine::residual_tm(std::size_t U) {
+    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n, C = pb_.chunks();
+    const int p = p_;
+    const I one(1);
+    std::vector<Tm> partial(C * U * d);
+    parallel_for(C, pb_.threads, [&](std::size_t ch) {
+        for (std::size_t q = 0; q < U * d; ++q) tm_zero(partial[ch * U * d + q], p);
+        const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+        Tm prod;
+        for (std::size_t j = j0; j < j1; ++j) {
+            if (kind_[j] != 0) continue;
+            const std::size_t u = pattern_[j];
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(tm_[j * S + d], tm_[j * S + i], P_, prod);  // a_j w_j
+                tm_add_to(partial[(ch * U + u) * d + i], prod, p);
+            }
+        }
+    });
+    std::vector<Tm> Su(U * d);
+    for (auto& t : Su) tm_zero(t, p);
+    for (std::size_t ch = 0; ch < C; ++ch)
+        for (std::size_t q = 0; q < U * d; ++q) tm_add_to(Su[q], partial[ch * U * d + q], p);
+    G_.assign(n, Tm{});
+    for (std::size_t k = 0; k < n; ++k) {
+        Tm& g = G_[k];
+        tm_zero(g, p);
+        g.c[0] = K_[k] - pb_.y[k];
+        for (std::size_t u = 0; u < U; ++u) {
+            const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
+            const I& eta = eta_of(pb_, code, one);
+            for (std::size_t i = 0; i < d; ++i) tm_axpy(g, eta * pb_.x[k * d + i], Su[u * d + i], p);
+        }
+    }
+    D_.assign(U * d, Tm{});
+    for (std::size_t u = 0; u < U; ++u)
+        for (std::size_t i = 0; i < d; ++i) {
+            Tm& D = D_[u * d + i];
+            tm_zero(D, p);
+            for (std::size_t k = 0; k < n; ++k) {
+                const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
+                tm_axpy(D, -(pb_.c * eta_of(pb_, code, one) * pb_.x[k * d + i]), G_[k], p);
+            }
+        }
+}
+
+// Hull neuron: sub-steps of [s0, s1] driven by the validated residual Taylor models Gs (defined on
+// [0, H]); bisection where a sign is undecided. Th0: state at s0; writes state at s1 and a tube.
+bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, I* Th1, I* tube, int depth,
+                          std::size_t& budget) {
+    const std::size_t S = pb_.S, n = pb_.n, d = pb_.d;
+    if (budget == 0) return false;
+    --budget;
+    const I sig = I::bounds(s0, s1);  // the times of this sub-step (as s values)
+    const I len = I::exact(s1) - I::exact(s0);
+    const I ds = I::bounds(0.0, len.upper());
+    std::vector<I> R(n);
+    for (std::size_t k = 0; k < n; ++k) R[k] = poly_at(Gs[k].c, p_, sig) + Gs[k].r;
+    // a priori box of this neuron on the sub-step (first-exit argument, residual in R)
+    std::vector<I> B(S), Nb(S), F(S);
+    field_box(pb_, Th0, R.data(), F.data());
+    for (std::size_t i = 0; i < S; ++i) B[i] = widen(Th0[i] + ds * F[i], 0.5, 1e-300);
+    bool ok = false;
+    for (int it = 0; it < 10 && !ok; ++it) {
+        field_box(pb_, B.data(), R.data(), F.data());
+        ok = true;
+        for (std::size_t i = 0; i < S; ++i) {
+            Nb[i] = Th0[i] + ds * F[i];
+            if (!strictly_inside(Nb[i], B[i])) ok = false;
+        }
+        if (!ok)
+            for (std::size_t i = 0; i < S; ++i) B[i] = widen(hull(B[i], Nb[i]), 0.25, 1e-300 + 1e-16 * mag(Nb[i]));
+    }
+    if (!ok) return false;
+    bool decided = true;
+    for (std::size_t k = 0; k < n && decided; ++k) {
+        I z = Nb[0] * pb_.x[k * d];
+        for (std::size_t i = 1; i < d; ++i) z += Nb[i] * pb_.x[k * d + i];
+        if (sign_code(z) == 2) decided = false;
+    }
+    const double H = s1 - s0;
+    bool can_split = depth < opt_.hull_max_depth && budget >= 2 && H > 0;
+    if (!decided && can_split) {
+        // Heuristic: stop bisecting once the first-order hull step adds no more width than the
+        // state already has (further halving would only multiply sub-steps).
+        bool negligible = true;
+        for (std::size_t i = 0; i < S && negligible; ++i) {
+            const double wh = width(len * F[i]);
+            if (wh > std::max(width(Th0[i]), 1e-16 * mag(Th0[i]))) negligible = false;
+        }
+        if (negligible) can_split = false;
+    }
+    if (!decided && can_split) {
+        // Bisect towards the switching time: only the part where the sign is undecided keeps
+        // the first-order hull step.
+        const double sm = s0 + 0.5 * H;
+        if (sm > s0 && sm < s1) {
+            std::vector<I> Tm1(S), tube1(S), tube2(S);
+            if (hull_substep(Th0, s0, sm, Gs, Tm1.data(), tube1.data(), depth + 1, budget) &&
+                hull_substep(Tm1.data(), sm, s1, Gs, Th1, tube2.data(), depth + 1, budget)) {
+                for (std::size_t i = 0; i < S; ++i) tube[i] = hull(tube1[i], tube2[i]);
+                return true;
+            }
+            // budget exhausted inside: fall back to the one-shot hull step below
+        }
+    }
+    if (decided) {
+        // Smooth on this sub-step: Taylor model of order p of this neuron alone, driven by the
+        // residual models shifted to the sub-step: G(s0 + u), u in [0, len].
+        Powers Ps;
+        Ps.set(p_, len.upper());
+        std::vector<Tm> Gsh(n);
+        const I s0i = I::exact(s0);
+        for (std::size_t k = 0; k < n; ++k) {
+            // Taylor shift: coefficients of G(s0 + u) in u
+            Tm& g = Gsh[k];
+            g.c = Gs[k].c;
+            for (int i = 0; i < p_; ++i)
+                for (int l = p_ - 1; l >= i; --l) g.c[l] += s0i * g.c[l + 1];
+            g.r = Gs[k].r;
+        }
+        const I one(1);
+        std::vector<Tm> Dd(d);
+        for (std::size_t i = 0; i < d; ++i) {
+            tm_zero(Dd[i], p_);
+            for (std::size_t k = 0; k < n; ++k) {
+                I z = Nb[0] * pb_.x[k * d];
+                for (std::size_t q = 1; q < d; ++q) z += Nb[q] * pb_.x[k * d + q];
+                tm_axpy(Dd[i], -(pb_.c * eta_of(pb_, sign_code(z), one) * pb_.x[k * d + i]), Gsh[k], p_);
+            }
+        }
+        // polynomial part by recurrence (linear ODE with given D)
+        std::vector<Tm> T(S);
+        for (std::size_t i = 0; i < S; ++i) {
+            T[i].c[0] = Th0[i];
+            T[i].r = I(0);
+        }
+        for (int ord = 0; ord < p_; ++ord) {
+            I da(0);
+            for (std::size_t i = 0; i < d; ++i) {
+                I dw(0);
+                for (int l = 0; l <= ord; ++l) {
+                    da += T[i].c[l] * Dd[i].c[ord - l];
+                    dw += T[d].c[l] * Dd[i].c[ord - l];
+                }
+                T[i].c[ord + 1] = dw / (ord + 1);
+            }
+            T[d].c[ord + 1] = da / (ord + 1);
+        }
+        // remainder validation (Schauder/Picard inclusion for this neuron; residual given)
+        std::vector<Tm> img(S);
+        Tm prod, sum;
+        bool valid = false;
+        for (int it = 0; it < 8 && !valid; ++it) {
+            tm_zero(sum, p_);
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(T[i], Dd[i], Ps, prod);
+                tm_add_to(sum, prod, p_);
+            }
+            tm_integrate(sum, Th0[d], Ps, img[d]);
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(T[d], Dd[i], Ps, prod);
+                tm_integrate(prod, Th0[i], Ps, img[i]);
+            }
+            valid = true;
+            std::vector<I> need(S);
+            for (std::size_t i = 0; i < S; ++i) {
+                need[i] = needed_remainder(img[i], T[i], Ps);
+                if (!subset(need[i], T[i].r)) valid = false;
+            }
+            if (!valid)
+                for (std::size_t i = 0; i < S; ++i) T[i].r = widen(hull(need[i], T[i].r), 0.1, 1e-300);
+        }
+        if (valid) {
+            for (std::size_t i = 0; i < S; ++i) {
+                I e = poly_at(T[i].c, p_, len) + T[i].r;
+                I tb = tm_range(T[i], Ps);
+                I out;
+                Th1[i] = intersect(e, Nb[i], out) ? out : e;
+                tube[i] = intersect(tb, Nb[i], out) ? out : tb;
+            }
+            return true;
+        }
+        // fall through to the first-order step
+    }
+    // First-order (Clarke hull) step: theta(s1) in Th0 + len * F(Nb, R), valid for every
+    // selection of eta in [gamma, 1] (sliding included).
+    field_box(pb_, Nb.data(), R.data(), F.data());
+    for (std::size_t i = 0; i < S; ++i) {
+        I e = Th0[i] + len * F[i], out;
+        Th1[i] = intersect(e, Nb[i], out) ? out : e;
+        tube[i] = Nb[i];
+    }
+    return true;
+}
+
+bool Engine::hull_neuron(std::size_t j, const std::vector<I>& X) {
+    const std::size_t S = pb_.S;
+    std::size_t budget = static_cast<std::size_t>(std::max(1, opt_.hull_max_substeps));
+    const std::size_t b0 = budget;
+    std::vector<I> th1(S), tb(S);
+    const double H = P_.s.upper();
+    // s runs over [0, H], H = upper bound of the step length; the end value at s = delta is
+    // obtained by evaluating at the true step length below (sub-steps end exactly at H only
+    // when delta is a point; otherwise we also keep the first-order enclosure).
+    const bool ok = hull_substep(&X[j * S], 0.0, H, G_, th1.data(), tb.data(), 0, budget);
+    hull_sub_[j] = b0 - budget;
+    if (!ok) return false;
+    for (std::size_t i = 0; i < S; ++i) {
+        I out;
+        tube_[j * S + i] = intersect(tb[i], N_[j * S + i], out) ? out : N_[j * S + i];
+        end_[j * S + i] = intersect(th1[i], N_[j * S + i], out) ? out : N_[j * S + i];
+    }
+    return true;
+}
+
+StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {
+    StepOutcome out;
+    const std::size_t m = pb_.m, S = pb_.S, n = pb_.n, d = pb_.d;
+    delta_ = I::exact(t1) - I::exact(t0);
+    P_.set(p_, delta_.upper());
+    const I one(1);
+
+    // (iv) freezing: ReLU neuron certainly inactive on every sample: the field vanishes on an open
+    // neighbourhood of its box, so it is exactly constant for all later times.
+    if (pb_.gamma_zero)
+        for (std::size_t j = 0; j < m; ++j) {
+            if (frozen[j]) continue;
+            bool all_neg = true;
+            for (std::size_t k = 0; k < n && all_neg; ++k) {
+                I z = X[j * S] * pb_.x[k * d];
+                for (std::size_t i = 1; i < d; ++i) z += X[j * S + i] * pb_.x[k * d + i];
+                if (!certainly_negative(z)) all_neg = false;
+            }
+            if (all_neg) frozen[j] = 1;
+        }
+    for (std::size_t j = 0; j < m; ++j)
+        if (frozen[j])
+            for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = N_[j * S + i] = X[j * S + i];
+
+    // (i) a priori enclosure: per-neuron Picard boxes with R fixed, R grown until it contains
+    // the residuals of all boxes.
+    for (std::size_t j = 0; j < m; ++j)
+        if (!frozen[j])
+            for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = X[j * S + i];
+    residual_of_boxes(frozen, R_);
+    for (auto& r : R_) r = widen(r, 0.1, 1e-300);
+    bool coupled = false;
+    std::vector<I> Rb;
+    for (int outer = 0; outer < 12 && !coupled; ++outer) {
+        std::vector<char> okv(m, 1);
+        parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+            for (std::size_t j = j0; j < j1; ++j)
+                if (!frozen[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
+        });
+        for (std::size_t j = 0; j < m; ++j)
+            if (!okv[j]) {
+                out.fail = StepFail::apriori;
+                out.reason = "a priori enclosure of neuron " + std::to_string(j) + " failed (Picard inclusion)";
+                return out;
+            }
+        residual_of_boxes(frozen, Rb);
+        coupled = true;
+        for (std::size_t k = 0; k < n; ++k)
+            if (!subset(Rb[k], R_[k])) coupled = false;
+        if (!coupled)
+            for (std::size_t k = 0; k < n; ++k) R_[k] = widen(hull(R_[k], Rb[k]), 0.2, 1e-300);
+    }
+    if (!coupled) {
+        out.fail = StepFail::apriori_coupling;
+        out.reason = "a priori residual enclosure not consistent with the neuron boxes";
+        return out;
+    }
+
+    // (iii) classification on the step tube N_j.
+    std::map<std::uint64_t, std::uint32_t> pat;
+    for (std::size_t j = 0; j < m; ++j) {
+        if (frozen[j]) {
+            kind_[j] = 2;
+            ++out.frozen;
+            continue;
+        }
+        std::uint64_t key = 0;
+        bool undecided = false;
+        for (std::size_t k = 0; k < n; ++k) {
+            I z = N_[j * S] * pb_.x[k * d];
+            for (std::size_t i = 1; i < d; ++i) z += N_[j * S + i] * pb_.x[k * d + i];
+            const int code = sign_code(z);
+            code_[j * n + k] = static_cast<unsigned char>(code);
+            if (code == 2) undecided = true;
+            key |= static_cast<std::uint64_t>(code) << (2 * k);
+        }
+        if (undecided) {
+            if (!opt_.allow_hull) {
+                std::size_t kk = 0;
+                while (code_[j * n + kk] != 2) ++kk;
+                out.fail = StepFail::kink;
+                out.reason = "neuron " + std::to_string(j) + " straddles the switching hyperplane <w_j, x_" +
+                             std::to_string(kk) + "> = 0 on the step tube and Clarke-hull steps are disabled";
+                return out;
+            }
+            kind_[j] = 1;
+            ++out.hull;
+        } else {
+            kind_[j] = 0;
+            ++out.smooth;
+            pat.emplace(key, 0);
+        }
+    }
+    pattern_keys_.clear();
+    for (auto& [key, idx] : pat) {
+        idx = static_cast<std::uint32_t>(pattern_keys_.size());
+        pattern_keys_.push_back(key);
+    }
+    const std::size_t U = pattern_keys_.size();
+    for (std::size_t j = 0; j < m; ++j)
+        if (kind_[j] == 0) {
+            std::uint64_t key = 0;
+            for (std::size_t k = 0; k < n; ++k) key |= static_cast<std::uint64_t>(code_[j * n + k]) << (2 * k);
+            pattern_[j] = pat[key];
+        }
+    // hull neurons enter the residual models as constants over their Picard boxes B_j
+    K_.assign(n, I(0));
+    for (std::size_t j = 0; j < m; ++j) {
+        if (kind_[j] != 1) continue;
+        const I* B = &B_[j * S];
+        for (std::size_t k = 0; k < n; ++k) {
+            I z = B[0] * pb_.x[k * d];
+            for (std::size_t i = 1; i < d; ++i) z += B[i] * pb_.x[k * d + i];
+            K_[k] += B[d] * leaky_relu(z, pb_.gamma);
+        }
+    }
+
+    // (ii) Taylor models of the smooth neurons, coupled through the residual models.
+    recurrence(X, U);
+    bool valid = false;
+    for (int it = 0; it < 8 && !valid; ++it) {
+        residual_tm(U);
+        std::vector<char> okc(pb_.chunks(), 1);
+        parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+            Tm prod, sum, img;
+            for (std::size_t j = j0; j < j1; ++j) {
+                if (kind_[j] != 0) continue;
+                const std::size_t u = pattern_[j];
+                bool ok = true;
+                tm_zero(sum, p_);
+                for (std::size_t i = 0; i < d; ++i) {
+                    tm_mul(tm_[j * S + i], D_[u * d + i], P_, prod);  // <w, D>
+                    tm_add_to(sum, prod, p_);
+                }
+                tm_integrate(sum, X[j * S + d], P_, img);
+                newr_[j * S + d] = needed_remainder(img, tm_[j * S + d], P_);
+                if (!subset(newr_[j * S + d], tm_[j * S + d].r)) ok = false;
+                for (std::size_t i = 0; i < d; ++i) {
+                    tm_mul(tm_[j * S + d], D_[u * d + i], P_, prod);  // a D
+                    tm_integrate(prod, X[j * S + i], P_, img);
+                    newr_[j * S + i] = needed_remainder(img, tm_[j * S + i], P_);
+                    if (!subset(newr_[j * S + i], tm_[j * S + i].r)) ok = false;
+                }
+                newr_ok_[j] = ok ? 1 : 0;
+                if (!ok) okc[ch] = 0;
+            }
+        });
+        valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
+        if (!valid)
+            for (std::size_t j = 0; j < m; ++j)
+                if (kind_[j] == 0 && !newr_ok_[j])
+                    for (std::size_t i = 0; i < S; ++i)
+                        tm_[j * S + i].r = widen(hull(newr_[j * S + i], tm_[j * S + i].r), 0.1, 1e-300);
+    }
+    if (!valid) {
+        out.fail = StepFail::validation;
+        out.reason = "Taylor-model remainder validation of the coupled smooth neurons failed";
+        return out;
+    }
+    // Hull neurons: the Schauder set fixes them in C([0,H], B_j); check T maps it into itself:
+    // X_j + [0,H] F(B_j, range of G) inside B_j.
+    std::vector<I> Grange(n);
+    for (std::size_t k = 0; k < n; ++k) Grange[k] = tm_range(G_[k], P_);
+    for (std::size_t j = 0; j < m; ++j) {
+        if (kind_[j] != 1) continue;
+        std::vector<I> F(S);
+        field_box(pb_, &B_[j * S], Grange.data(), F.data());
+        for (std::size_t i = 0; i < S; ++i)
+            if (!subset(X[j * S + i] + P_.s * F[i], B_[j * S + i])) {
+                out.fail = StepFail::validation;
+                out.reason = "hull neuron " + std::to_string(j) + " leaves its box under the residual models";
+                return out;
+            }
+    }
+
+    // Results: smooth neurons from their models, intersected with the a priori tube.
+    double e_max = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+        if (kind_[j] == 2) {
+            for (std::size_t i = 0; i < S; ++i) end_[j * S + i] = tube_[j * S + i] = X[j * S + i];
+            continue;
+        }
+        if (kind_[j] != 0) continue;
+        double scale = 0;
+        for (std::size_t i = 0; i < S; ++i) scale = std::max(scale, mag(X[j * S + i]));
+        for (std::size_t i = 0; i < S; ++i) {
+            const Tm& t = tm_[j * S + i];
+            I e = poly_at(t.c, p_, delta_) + t.r, tb = tm_range(t, P_), o;
+            end_[j * S + i] = intersect(e, N_[j * S + i], o) ? o : e;
+            tube_[j * S + i] = intersect(tb, N_[j * S + i], o) ? o : tb;
+            if (scale > 0) e_max = std::max(e_max, mag(t.c[p_]) * std::pow(P_.s.upper(), p_) / scale);
+        }
+    }
+    // Hull neurons: per-neuron sub-steps driven by the validated residual models.
+    if (out.hull > 0) {
+        std::vector<char> okh(m, 1);
+        const bool point_step = is_point(delta_);
+        parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+            for (std::size_t j = j0; j < j1; ++j)
+                if (kind_[j] == 1) {
+                    if (!point_step) {
+                        // step length not exactly representable: first-order enclosure
+                        std::vector<I> F(S);
+                        field_box(pb_, &N_[j * S], R_.data(), F.data());
+                        for (std::size_t i = 0; i < S; ++i) {
+                            I e = X[j * S + i] + delta_ * F[i], o;
+                            end_[j * S + i] = intersect(e, N_[j * S + i], o) ? o : e;
+                            tube_[j * S + i] = N_[j * S + i];
+                        }
+                        hull_sub_[j] = 1;
+                    } else if (!hull_neuron(j, X)) {
+                        okh[j] = 0;
+                    }
+                }
+        });
+        for (std::size_t j = 0; j < m; ++j) {
+            if (kind_[j] != 1) continue;
+            if (!okh[j]) {
+                out.fail = StepFail::hull_neuron;
+                out.reason = "hull neuron " + std::to_string(j) + ": no sub-step enclosure";
+                return out;
+            }
+            out.hull_substeps += hull_sub_[j];
+        }
+    }
+    // Heuristic (non-rigorous) step-size suggestion from the size of the last Taylor term.
+    const double H = P_.s.upper();
+    double factor = 2.0;
+    if (e_max > 0) factor = std::clamp(0.9 * std::pow(opt_.tolerance / e_max, 1.0 / p_), 0.5, 2.0);
+    out.h_suggest = H * factor;
+    return out;
+}
+
+}  // namespace
+
+FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& theta0,
+                                   const FlowOptions& opt, const FlowObserver& observer) {
+    FlowResult res;
+    auto invalid = [&](std::string why) {
+        res.status = FlowStatus::invalid_input;
+        res.reason = std::move(why);
+        return res;
+    };
+    if (model.loss() != LossKind::half_square) return invalid("only the half-square loss is supported by the flow");
+    if (theta0.d != model.d()) return invalid("parameter dimension differs from the data dimension");
+    if (theta0.m == 0) return invalid("no neurons");
+    if (model.n() > 32) return invalid("at most 32 samples are supported");
+    if (opt.order < 1 || opt.order > kMaxOrder) return invalid("order must lie in 1..16");
+    if (!(opt.t_end > 0) || !std::isfinite(opt.t_end)) return invalid("t_end must be positive and finite");
+    if (!(opt.h_min > 0) || !(opt.h_initial >= opt.h_min) || !(opt.h_max >= opt.h_min))
+        return invalid("need 0 < h_min <= h_initial, h_max");
+    if (opt.threads < 1) return invalid("threads must be >= 1");
+    std::vector<double> targets = opt.output_times;
+    std::sort(targets.begin(), targets.end());
+    for (double t : targets)
+        if (!(t > 0 && t <= opt.t_end)) return invalid("output times must lie in (0, t_end]");
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    const std::vector<double> snaps = targets;
+    if (targets.empty() || targets.back() != opt.t_end) targets.push_back(opt.t_end);
+
+    Problem pb;
+    pb.m = theta0.m;
+    pb.d = model.d();
+    pb.n = model.n();
+    pb.S = pb.d + 1;
+    for (std::size_t k = 0; k < pb.n; ++k) {
+        for (std::size_t i = 0; i < pb.d; ++i) pb.x.push_back(model.x(k, i));
+        pb.y.push_back(model.y(k));
+    }
+    pb.c = model.risk_weight();
+    pb.gamma = model.gamma();
+    pb.eta_hull = hull(model.gamma(), IntervalD(1));
+    pb.gamma_zero = model.gamma_is_zero();
+    pb.threads = opt.threads;
+
+    const std::size_t S = pb.S;
+    std::vector<IntervalD> X(pb.m * S);
+    for (std::size_t j = 0; j < pb.m; ++j) {
+        for (std::size_t i = 0; i < pb.d; ++i) X[j * S + i] = theta0.W(j, i);
+        X[j * S + pb.d] = theta0.a[j];
+    }
+    auto to_params = [&](const std::vector<IntervalD>& v) {
+        TwoLayerParams<IntervalD> p(pb.m, pb.d, IntervalD(0));
+        for (std::size_t j = 0; j < pb.m; ++j) {
+            for (std::size_t i = 0; i < pb.d; ++i) p.W(j, i) = v[j * S + i];
+            p.a[j] = v[j * S + pb.d];
+        }
+        return p;
+    };
+    res.frozen.assign(pb.m, 0);
+    Engine engine(pb, opt);
+    double t = 0, h = std::min(opt.h_initial, opt.h_max);
+    std::size_t next_target = 0, snap_i = 0;
+    bool first_step = true;
+    try {
+        while (next_target < targets.size()) {
+            if (res.stats.steps >= opt.max_steps) {
+                res.status = FlowStatus::max_steps;
+                res.reason = "step budget exhausted at t = " + std::to_string(t);
+                break;
+            }
+            const double target = targets[next_target];
+            double t1 = t + h;
+            if (t1 >= target - 1e-3 * h) t1 = target;
+            const StepOutcome so = engine.step(X, res.frozen, t, t1);
+            if (so.fail != StepFail::none) {
+                ++res.stats.rejected_steps;
+                h = 0.5 * (t1 - t);
+                if (h < opt.h_min) {
+                    res.status = so.fail == StepFail::kink ? FlowStatus::kink_requires_hull
+                                                           : FlowStatus::step_size_underflow;
+                    res.reason = so.reason + " (at t = " + std::to_string(t) + ", step < h_min)";
+                    break;
+                }
+                continue;
+            }
+            X = engine.end();
+            ++res.stats.steps;
+            res.stats.smooth_neuron_steps += so.smooth;
+            res.stats.hull_neuron_steps += so.hull;
+            res.stats.hull_substeps += so.hull_substeps;
+            const double hs = t1 - t;
+            if (first_step || hs < res.stats.h_smallest) res.stats.h_smallest = hs;
+            res.stats.h_largest = std::max(res.stats.h_largest, hs);
+            first_step = false;
+            if (opt.store_tube || observer) {
+                FlowStep st;
+                st.t0 = t;
+                st.t1 = t1;
+                st.tube = to_params(engine.tube());
+                st.smooth = so.smooth;
+                st.hull = so.hull;
+                st.frozen = so.frozen;
+                st.hull_substeps = so.hull_substeps;
+                if (observer) observer(st);
+                if (opt.store_tube) res.tube.push_back(std::move(st));
+            }
+            t = t1;
+            res.t_reached = t;
+            if (t == target) {
+                ++next_target;
+                if (snap_i < snaps.size() && snaps[snap_i] == t) {
+                    res.snapshots.push_back({t, to_params(X)});
+                    ++snap_i;
+                }
+            }
+            h = std::clamp(so.h_suggest, opt.h_min, opt.h_max);
+        }
+        if (res.status == FlowStatus::not_run) res.status = FlowStatus::completed;
+    } catch (const std::exception& e) {
+        res.status = FlowStatus::step_size_underflow;
+        res.reason = std::string("arithmetic failure during a step: ") + e.what();
+    }
+    res.state = to_params(X);
+    res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
+    return res;
+}
+
+// ---- rigorous gradient descent ----------------------------------------------------------------
+
+template <Interval I2>
+GdResult<I2> gd_iterate(const TwoLayerModel<I2>& model, const TwoLayerParams<I2>& theta0, const I2& step,
+                        const GdOptions& opt) {
+    GdResult<I2> res;
+    if (theta0.d != model.d()) {
+        res.status = GdStatus::invalid_input;
+        res.reason = "parameter dimension differs from the data dimension";
+        return res;
+    }
+    if (!certainly_positive(step)) {
+        res.status = GdStatus::invalid_input;
+        res.reason = "the step must be certainly positive";
+        return res;
+    }
+    const std::size_t m = theta0.m, d = model.d(), n = model.n();
+    const std::size_t C = (m + kChunk - 1) / kChunk;
+    res.theta = theta0;
+    TwoLayerParams<I2>& th = res.theta;
+    const I2 zero = model.zero(), one = model.one();
+    const I2 eta_hull = hull(model.gamma(), one);
+    const I2 c = model.risk_weight();
+    if (opt.track_drift) {
+        res.drift_sum.assign(m, zero);
+        res.drift_step_max.assign(m, 0.0);
+        res.drift_constant.assign(m, 0.0);
+    }
+    std::vector<I2> z(m * n, zero), partial(C * n, zero), g(n, zero);
+    std::vector<std::size_t> undecided(C, 0);
+    const I2 step2 = sqr(step);
+    for (std::size_t it = 0; it < opt.iterations; ++it) {
+        // residuals l'_k = h(x_k) - y_k, summed in fixed blocks
+        parallel_for(C, opt.threads, [&](std::size_t ch) {
+            for (std::size_t k = 0; k < n; ++k) partial[ch * n + k] = zero;
+            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+            for (std::size_t j = j0; j < j1; ++j)
+                for (std::size_t k = 0; k < n; ++k) {
+                    I2 s = th.W(j, 0) * model.x(k, 0);
+                    for (std::size_t i = 1; i < d; ++i) s += th.W(j, i) * model.x(k, i);
+                    z[j * n + k] = s;
+                    partial[ch * n + k] += th.a[j] * model.sigma(s);
+                }
+        });
+        for (std::size_t k = 0; k < n; ++k) {
+            I2 acc = zero;
+            for (std::size_t ch = 0; ch < C; ++ch) acc += partial[ch * n + k];
+            g[k] = acc - model.y(k);
+        }
+        parallel_for(C, opt.threads, [&](std::size_t ch) {
+            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+            std::vector<I2> D(d, zero);
+            for (std::size_t j = j0; j < j1; ++j) {
+                for (std::size_t i = 0; i < d; ++i) D[i] = zero;
+                for (std::size_t k = 0; k < n; ++k) {
+                    const I2& s = z[j * n + k];
+                    I2 eg = g[k];
+                    if (certainly_negative(s)) {
+                        eg = model.gamma() * g[k];
+                    } else if (!certainly_positive(s)) {
+                        eg = eta_hull * g[k];  // Clarke hull: sigma'(0) anywhere in [gamma, 1]
+                        ++undecided[ch];
+                    }
+                    for (std::size_t i = 0; i < d; ++i) D[i] += eg * model.x(k, i);
+                }
+                for (std::size_t i = 0; i < d; ++i) D[i] = -(c * D[i]);
+                const I2 a = th.a[j];
+                I2 wd = th.W(j, 0) * D[0];
+                for (std::size_t i = 1; i < d; ++i) wd += th.W(j, i) * D[i];
+                if (opt.track_drift) {
+                    // exact per-step drift step^2 (<w,D>^2 - a^2 |D|^2)  [BF2025, Lemma 1, GD version]
+                    I2 D2 = sqr(D[0]), w2 = sqr(th.W(j, 0));
+                    for (std::size_t i = 1; i < d; ++i) {
+                        D2 += sqr(D[i]);
+                        w2 += sqr(th.W(j, i));
+                    }
+                    const I2 drift = step2 * (sqr(wd) - sqr(a) * D2);
+                    res.drift_sum[j] += drift;
+                    const double dm = upper(abs(drift));
+                    if (dm > res.drift_step_max[j]) res.drift_step_max[j] = dm;
+                    const double cm = upper(D2 * max(sqr(a), w2));
+                    if (cm > res.drift_constant[j]) res.drift_constant[j] = cm;
+                }
+                for (std::size_t i = 0; i < d; ++i) th.W(j, i) += step * a * D[i];
+                th.a[j] += step * wd;
+            }
+        });
+        res.iterations_done = it + 1;
+        bool finite = true;
+        for (std::size_t k = 0; k < n; ++k)
+            if (!is_bounded(g[k])) finite = false;
+        if (!finite) {
+            res.status = GdStatus::diverged;
+            res.reason = "residual enclosure unbounded at iteration " + std::to_string(it);
+            break;
+        }
+    }
+    for (auto u : undecided) res.undecided_pair_steps += u;
+    if (res.status == GdStatus::not_run) res.status = GdStatus::completed;
+    return res;
+}
+
+template GdResult<IntervalD> gd_iterate(const TwoLayerModel<IntervalD>&, const TwoLayerParams<IntervalD>&,
+                                        const IntervalD&, const GdOptions&);
+template GdResult<IntervalMp> gd_iterate(const TwoLayerModel<IntervalMp>&, const TwoLayerParams<IntervalMp>&,
+                                         const IntervalMp&, const GdOptions&);
+
+}  // namespace flowcert::nets

@@ -1,0 +1,142 @@
+// flowcert/nets/two_layer_flow.hpp -- rigorous gradient flow and gradient descent of the
+// two-layer (leaky) ReLU network of [BF2025, eq. (1)] with the half-square loss.
+//
+// Gradient flow [BF2025, eq. (2), (6)]: the Clarke-subdifferential inclusion
+//     dw_j/dt = a_j D_j,   da_j/dt = <w_j, D_j>,   D_j = -c sum_k eta_kj l'_k x_k,
+// eta_kj = 1 / gamma / [gamma, 1] by the sign of <w_j, x_k>. `integrate_gradient_flow` encloses
+// EVERY solution of the inclusion (any selection of sigma'(0) in [gamma, 1], sliding included)
+// starting in the given box. Per step [t, t + h]:
+//   1. a priori enclosure: per-neuron boxes B_j (Picard with epsilon-inflation, residual
+//      enclosure R fixed) iterated until R contains the residuals of all boxes (coupling);
+//   2. activation classification on the step tube: frozen (ReLU, certainly inactive on every
+//      sample: zero field, exact), smooth (every sign decided: polynomial field), hull (some
+//      sign undecided: Clarke hull eta in [gamma, 1]);
+//   3. Taylor-model step of order p for the smooth neurons, coupled through Taylor models of
+//      the n residuals (validated by a Schauder/Picard inclusion), cost O(m p^2) per step;
+//   4. hull neurons: per-neuron adaptive sub-steps driven by the validated residual Taylor
+//      model (bisection towards the switching time, first-order hull steps only where a sign is
+//      undecided).
+// The balancedness invariant a_j^2 - |w_j|^2 [BF2025, Lemma 1] is never used.
+// The argument is written out in docs/nonsmooth-flow.md.
+//
+// Only IntervalD (double bounds) is provided for the flow. Library code never prints: failures
+// are values (status, reason, time reached).
+#pragma once
+
+#include <flowcert/nets/two_layer.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace flowcert::nets {
+
+enum class FlowStatus {
+    not_run,             // default: nothing proven
+    completed,           // the tube reaches t_end
+    invalid_input,       // unsupported model/options (reason says which)
+    step_size_underflow, // no step >= h_min could be validated (reason names the failing check)
+    kink_requires_hull,  // smooth-only mode: a neuron's tube straddles a switching hyperplane
+    max_steps            // step budget exhausted before t_end
+};
+std::string to_string(FlowStatus s);
+
+struct FlowOptions {
+    double t_end = 1.0;
+    std::vector<double> output_times;  // snapshot times in (0, t_end]; steps land on them exactly
+    int order = 8;                     // Taylor order p (1 .. 16)
+    double h_initial = 0.01;
+    double h_min = 1e-9;
+    double h_max = 0.25;
+    // Heuristic (non-rigorous) step-size target: relative size of the last Taylor term.
+    double tolerance = 1e-15;
+    bool allow_hull = true;            // false: smooth-only mode, refuses steps across kinks
+    int threads = 1;                   // results are identical for every thread count
+    bool store_tube = true;            // keep every step's tube in FlowResult::tube
+    std::size_t max_steps = 1000000;
+    // Hull neurons: bisection of the step towards the switching time, at most this many
+    // sub-steps per neuron per step, down to step / 2^hull_max_depth.
+    int hull_max_substeps = 200;
+    int hull_max_depth = 30;
+};
+
+// One accepted step: for every t in [t0, t1] and every solution, theta(t) lies in `tube`.
+struct FlowStep {
+    double t0 = 0, t1 = 0;
+    TwoLayerParams<IntervalD> tube;
+    std::size_t smooth = 0, hull = 0, frozen = 0;  // neuron classification on this step
+    std::size_t hull_substeps = 0;
+};
+
+struct FlowSnapshot {
+    double t = 0;
+    TwoLayerParams<IntervalD> state;  // every solution at time t
+};
+
+struct FlowStats {
+    std::size_t steps = 0, rejected_steps = 0;
+    std::size_t smooth_neuron_steps = 0, hull_neuron_steps = 0, hull_substeps = 0;
+    std::size_t frozen_neurons = 0;   // at the end
+    double h_smallest = 0, h_largest = 0;
+};
+
+struct FlowResult {
+    FlowStatus status = FlowStatus::not_run;
+    std::string reason;                // why not completed (empty when completed)
+    double t_reached = 0;              // the tube is valid on [0, t_reached]
+    TwoLayerParams<IntervalD> state;   // enclosure at t_reached
+    std::vector<char> frozen;          // neuron frozen (exactly constant) from some time on
+    std::vector<FlowStep> tube;        // when options.store_tube
+    std::vector<FlowSnapshot> snapshots;
+    FlowStats stats;
+    bool completed() const noexcept { return status == FlowStatus::completed; }
+};
+
+// Called after every accepted step, before the next one (also when store_tube is false).
+using FlowObserver = std::function<void(const FlowStep&)>;
+
+// Encloses every solution of the gradient-flow inclusion of `model` (half_square loss only)
+// from any theta(0) in `theta0` on [0, options.t_end].
+FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& theta0,
+                                   const FlowOptions& options, const FlowObserver& observer = {});
+
+// ---- rigorous gradient descent ---------------------------------------------------------------
+// theta_{t+1} = theta_t - step * g_t for every g_t in the Clarke hull (sigma'(0) anywhere in
+// [gamma, 1], which covers PyTorch's sigma'(0) = 0 for ReLU), in the per-neuron form
+// w+ = w + step a D, a+ = a + step <w, D> with one common D in the set [BF2025, eq. (6)].
+// Balancedness drift per step, exactly: (a+)^2 - |w+|^2 - (a^2 - |w|^2) = step^2 (<w,D>^2 - a^2 |D|^2).
+enum class GdStatus { not_run, completed, invalid_input, diverged };
+std::string to_string(GdStatus s);
+
+struct GdOptions {
+    std::size_t iterations = 0;
+    int threads = 1;
+    bool track_drift = false;  // per-neuron balancedness drift enclosures (costs ~30%)
+};
+
+template <Interval I>
+struct GdResult {
+    GdStatus status = GdStatus::not_run;
+    std::string reason;
+    std::size_t iterations_done = 0;
+    TwoLayerParams<I> theta;
+    std::size_t undecided_pair_steps = 0;  // (neuron, sample, step) triples that used the Clarke hull
+    // When track_drift: per neuron j,
+    std::vector<I> drift_sum;          // encloses sum over steps of the exact per-step drift
+    std::vector<double> drift_step_max;  // >= max over steps of |per-step drift|
+    std::vector<double> drift_constant;  // >= max over steps of |D|^2 max(a^2, |w|^2): |drift| <= step^2 * this
+};
+
+// Iterates the GD map; `step` > 0 (an enclosure of the learning rate in the paper's convention).
+template <Interval I>
+GdResult<I> gd_iterate(const TwoLayerModel<I>& model, const TwoLayerParams<I>& theta0, const I& step,
+                       const GdOptions& options);
+
+extern template GdResult<IntervalD> gd_iterate(const TwoLayerModel<IntervalD>&, const TwoLayerParams<IntervalD>&,
+                                               const IntervalD&, const GdOptions&);
+extern template GdResult<IntervalMp> gd_iterate(const TwoLayerModel<IntervalMp>&, const TwoLayerParams<IntervalMp>&,
+                                                const IntervalMp&, const GdOptions&);
+
+}  // namespace flowcert::nets
