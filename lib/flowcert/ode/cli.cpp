@@ -14,7 +14,7 @@ namespace {
 const char* kUsage =
     "usage: flowcert integrate --formula \"var:x,y; par:a; fun:-a*y, a*x;\" [--param NAME=VALUE]...\n"
     "         --init V1,V2,... [--radius R] --time T [--order P] [--precision BITS]\n"
-    "         [--output-times T1,T2,...] [--tolerance TOL] [--min-step H] [--json]\n"
+    "         [--output-times T1,T2,...] [--tolerance TOL] [--min-step H] [--jacobian-order Q] [--json]\n"
     "Numbers are exact decimals (0.1, 2.5e-3) or rationals (8/3).\n"
     "Exit 0: enclosure reached T; 2: a step could not be validated; 3: bad input.\n";
 
@@ -126,6 +126,8 @@ Request parse_args(const std::vector<std::string>& args) {
             q.precision = parse_int(a, value(), 53, 100000);
         } else if (a == "--tolerance") {
             q.options.tolerance = parse_positive_double(a, value());
+        } else if (a == "--jacobian-order") {
+            q.options.jacobian_order = parse_int(a, value(), 1, 200);
         } else if (a == "--min-step") {
             q.options.min_step = parse_positive_double(a, value());
         } else {

@@ -55,10 +55,12 @@ class Lohner {
 public:
     Lohner(const taylor::VectorField& f, const std::vector<I>& params, const Options& opt, long bits)
         : opt_(opt), bits_(bits), n_(f.dimension()), p_(opt.order),
-          ec_(f, params, bits), ex_(f, params, bits), ey_(f, params, bits) {
+          ec_(f, params, bits), ex_(f, params, bits), ej_(f, params, bits), ey_(f, params, bits) {
+        q_ = opt.jacobian_order > 0 ? std::min(opt.jacobian_order, p_) : std::max(1, p_ / 2);
+        if (opt.c1) q_ = p_;  // the C^1 result needs the full DT_p
         zero_ = IntervalTraits<I>::from_integer(0, bits);
         one_ = IntervalTraits<I>::from_integer(1, bits);
-        tol_ = opt.tolerance > 0 ? opt.tolerance : std::ldexp(1.0, -static_cast<int>(std::min(bits, 1000L)));
+        tol_ = opt.tolerance > 0 ? opt.tolerance : std::ldexp(1.0, -static_cast<int>(std::min(bits, 1000L))) / 100;
     }
 
     void init(const std::vector<I>& x0) {
@@ -94,8 +96,12 @@ public:
             // 1. Taylor coefficients at the centre (C^0) and over the box (C^1).
             auto r = ec_.compute(c_, p_);
             if (!r.ok()) return fail(from_eval(r.status), "at the centre of the set: " + r.reason, X, res);
-            r = ex_.compute_c1(X, p_);
+            r = q_ < p_ ? ex_.compute(X, p_) : ex_.compute_c1(X, p_);
             if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
+            if (q_ < p_) {
+                r = ej_.compute_c1(X, q_);
+                if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
+            }
             double h = std::min(estimate_step(), opt_.max_step);
             while (true) {
                 const bool last = !(upper(remaining) > h);
@@ -122,8 +128,9 @@ public:
 private:
     Options opt_;
     long bits_;
-    int n_, p_;
-    taylor::TaylorEvaluator<I> ec_, ex_, ey_;
+    int n_, p_, q_;
+    // centre (C^0, order p), box (C^0, order p), box (C^1, order q), a priori set (order p+1)
+    taylor::TaylorEvaluator<I> ec_, ex_, ej_, ey_;
     I zero_, one_, t_;
     double tol_;
     Vec<I> c_, R0_, R_;
@@ -194,18 +201,28 @@ private:
                                                         std::to_string(mag(rem[i])) + " > " + std::to_string(allowed) +
                                                         " at h = " + std::to_string(upper(hI))};
         }
-        // 4. Taylor polynomial at the centre and its Jacobian over X (Horner in h).
+        // 4. Taylor polynomial at the centre and its Jacobian over X (Horner in h). With q < p:
+        //    T_p(x0) - T_p(c) = [T_q(x0) - T_q(c)] + sum_{k>q} h^k (x_k(x0) - x_k(c)), the first by
+        //    the mean value theorem (DT_q over X), the second enclosed by x_k(X) - x_k(c).
+        const int q = q_;
+        const taylor::TaylorEvaluator<I>& ej = q < p ? ej_ : ex_;
         Vec<I> y(n);
+        const I hq1 = pow(hI, q + 1);
         for (int i = 0; i < n; ++i) {
             I acc = ec_.coeff(i, p);
             for (int k = p - 1; k >= 0; --k) acc = acc * hI + ec_.coeff(i, k);
             y[i] = acc + rem[i];
+            if (q < p) {
+                I tail = ex_.coeff(i, p) - ec_.coeff(i, p);
+                for (int k = p - 1; k > q; --k) tail = tail * hI + (ex_.coeff(i, k) - ec_.coeff(i, k));
+                y[i] += tail * hq1;
+            }
         }
         Mat<I> J(n, n, zero_);
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) {
-                I acc = ex_.dcoeff(i, p, j);
-                for (int k = p - 1; k >= 0; --k) acc = acc * hI + ex_.dcoeff(i, k, j);
+                I acc = ej.dcoeff(i, q, j);
+                for (int k = q - 1; k >= 0; --k) acc = acc * hI + ej.dcoeff(i, k, j);
                 J(i, j) = acc;
             }
         // Lohner update of the doubleton c + C r0 + B r [Lohner 1987]:

@@ -7,7 +7,8 @@
 //     high-order enclosure test sum_{k<=p} x_k([X]) [0,h]^k + [0,h]^{p+1} x_{p+1}(Y) in int Y
 //     [Nedialkov, Jackson, Corliss, Appl. Math. Comput. 105 (1999), Sec. 5];
 //  3. Lagrange remainder h^{p+1} x_{p+1}(Y);
-//  4. Lohner's mean-value form x(h) in T_p(c,h) + DT_p([X],h)(x0 - c) + remainder, with the set
+//  4. Lohner's mean-value form x(h) in T_p(c,h) + DT_q([X],h)(x0 - c) + sum_{q<k<=p} h^k (x_k([X]) - x_k(c))
+//     + remainder (q = p gives the classical form), with the set
 //     kept as a doubleton c + C r0 + B r and B from a QR factorization against wrapping
 //     [Lohner 1987; CAPD's doubleton: Zgliczynski, Found. Comput. Math. 2 (2002)];
 //  5. C^1: Dphi_h in DT_p([X],h) + h^{p+1} D x_{p+1}(Y) V(Y), |V| <= exp(h ||Df(Y)||) by Gronwall,
@@ -45,7 +46,11 @@ const char* to_string(Status s);
 
 struct Options {
     int order = 20;                 // Taylor order p
-    double tolerance = 0;           // local error target per step, relative to max(1, |x|); 0: automatic
+    double tolerance = 0;           // local error target per step, relative to max(1, |x|); 0: 2^-bits / 100
+    // Order q <= p of the Jacobian DT_q([X],h) of the mean-value form; the terms q+1..p enter as a
+    // box sum_{k>q} h^k (x_k([X]) - x_k(c)) (cheaper: the C^1 recurrences cost ~ n q^2). 0: p/2.
+    // Ignored (q = p) when c1 is set.
+    int jacobian_order = 0;
     double min_step = 1e-10;        // below this a failing step is reported as a failure
     double max_step = std::numeric_limits<double>::infinity();
     long max_steps = 10'000'000;
