@@ -60,6 +60,10 @@ public:
     // An integer, enclosed exactly (tightly outward when |k| > 2^53).
     template <std::integral T>
     explicit IntervalD(T k) noexcept : v_(from_integer(static_cast<long long>(k))) {}
+    // No construction from a floating-point value, not even explicit: IntervalD(0.1) would be
+    // the point [0.1, 0.1], which does not contain 1/10 (without this, it compiled through
+    // Boost.Interval's implicit converting constructor). Use exact() or from_decimal().
+    template <std::floating_point T> explicit IntervalD(T) = delete;
 
     // [lo, hi] from two doubles taken as exact binary numbers; throws std::invalid_argument
     // unless lo <= hi (NaN rejected). For decimal constants use from_decimal.

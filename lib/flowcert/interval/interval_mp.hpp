@@ -36,6 +36,8 @@ public:
     explicit IntervalMp(Precision p);  // [0, 0] at p bits
     template <std::integral T>
     explicit IntervalMp(T k) : IntervalMp(Precision(64)) { set_integer(static_cast<long long>(k)); }
+    // No construction from a floating-point value (see IntervalD): use exact() or from_decimal().
+    template <std::floating_point T> explicit IntervalMp(T) = delete;
 
     static IntervalMp bounds(double lo, double hi, Precision p);  // doubles taken as exact binary numbers
     static IntervalMp exact(double x, Precision p) { return bounds(x, x, p); }
