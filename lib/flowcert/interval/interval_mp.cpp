@@ -178,6 +178,9 @@ IntervalMp operator*(const IntervalMp& x, const IntervalMp& y) {
 IntervalMp operator/(const IntervalMp& x, const IntervalMp& y) {
     if (mpfi_is_zero(y.v_)) throw std::domain_error("division by the interval [0, 0]");
     IntervalMp r{Precision(result_prec(x, y))};
+    // [0, 0] / y = [0, 0] for any y other than [0, 0] (set semantics); MPFI returns the whole
+    // line when 0 is in y, as IntervalD (Boost.Interval) does not.
+    if (mpfi_is_zero(x.v_)) return r;
     // MPFI, like IntervalD, returns the hull of the set quotient when 0 is in y.
     mpfi_div(r.v_, x.v_, y.v_);
     check_not_empty(r, "division");

@@ -139,9 +139,15 @@ inline double div(double a, double b, int dir) noexcept {
 
 inline double sqrt(double x, int dir) noexcept {
     if (x == 0.0 || std::isinf(x)) return x;
+    if (x > 0 && x < kTiny) {
+        // Scale into the exact range: x 2^600 and sqrt(x) >= 2^-537 are normal, so
+        // fl(sqrt(x 2^600)) 2^-300 = fl(sqrt(x)) and the error has the same sign; scaling
+        // by powers of two is exact here, next_up/next_down included.
+        return std::ldexp(sqrt(std::ldexp(x, 600), dir), -300);
+    }
     const double s = std::sqrt(x);
     // s * s is close to x: for x > kProdMax TwoProduct(s, s) may overflow.
-    if (x < kTiny || x > kProdMax) return adjust(s, 2, dir);
+    if (x > kProdMax) return adjust(s, 2, dir);
     const TwoProd t = two_product(s, s);
     const double r = (x - t.hi) - t.lo;  // sign of x - s^2 = sign of sqrt(x) - s
     return adjust(s, error_sign(r), dir);
