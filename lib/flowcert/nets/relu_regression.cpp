@@ -548,6 +548,7 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
     std::map<std::string, TailData> cache;
     std::string last_tail_reason = "no step with a stable pattern";
     for (int k = 0; k <= options.max_steps; ++k) {
+        if (options.record_trace) res.trace.push_back(beta);
         // Pattern at step k (relu'(0) = 0: active iff beta > 0).
         for (int p = 0; p < m; ++p)
             for (int i = 0; i < n; ++i) {

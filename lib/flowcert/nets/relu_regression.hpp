@@ -123,6 +123,7 @@ std::vector<IntervalD> gram_enclosure_rowmajor(const std::vector<double>& X, int
 // ---- pattern stabilization and the limit ----------------------------------------------------
 struct GdOptions {
     int max_steps = 5000;
+    bool record_trace = false;  // keep the enclosures of beta_p(k) for the report's plots
 };
 
 struct PatternChange {
@@ -163,6 +164,8 @@ struct PatternResult {
     IntervalD fit_error;                     // max_{i in U} |beta-combination(inf) - y_i| (should be ~0)
     // cross-check of spec 4.2 (m = 1): the enclosure of a_S(inf) from G_SS^{-1}(...) intersects ours
     Status ls_crosscheck = Status::not_proven;
+    // when GdOptions::record_trace: trace[k][p][i] encloses <w_p(k), x_i>, k = 0..last step run
+    std::vector<std::vector<std::vector<IntervalD>>> trace;
 };
 
 PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& options = {});
