@@ -24,12 +24,12 @@ using Q = mpq_class;
 using QVec = std::vector<Q>;
 
 // ---- exact reference evaluator (independent of the library's code paths) ----
-Q q_act(const Activation& a, const Q& z) {
+Q q_act(const HomActivation& a, const Q& z) {
     switch (a.kind) {
-        case ActivationKind::square: return z * z;
-        case ActivationKind::linear: return z;
-        case ActivationKind::relu: return z > 0 ? z : Q(0);
-        case ActivationKind::relu_power: {
+        case HomActivationKind::square: return z * z;
+        case HomActivationKind::linear: return z;
+        case HomActivationKind::relu: return z > 0 ? z : Q(0);
+        case HomActivationKind::relu_power: {
             Q r = z > 0 ? z : Q(0), out = 1;
             for (int i = 0; i < a.p; ++i) out *= r;
             return out;
@@ -192,11 +192,11 @@ std::vector<HomogeneousArchitecture> smooth_architectures() {
         HomogeneousArchitecture::weighted_squares({1, 1, -1}),
         HomogeneousArchitecture::diagonal(3, 2),
         HomogeneousArchitecture::diagonal(3, 3),
-        HomogeneousArchitecture::feed_forward(3, {4}, Activation::square()),
-        HomogeneousArchitecture::feed_forward(3, {3, 2}, Activation::square()),
-        HomogeneousArchitecture::feed_forward(3, {2, 3}, Activation::linear()),
-        HomogeneousArchitecture::feed_forward(3, {3}, Activation::relu_power(3)),
-        HomogeneousArchitecture::feed_forward(2, {2, 2}, Activation::relu_power(3)),
+        HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square()),
+        HomogeneousArchitecture::feed_forward(3, {3, 2}, HomActivation::square()),
+        HomogeneousArchitecture::feed_forward(3, {2, 3}, HomActivation::linear()),
+        HomogeneousArchitecture::feed_forward(3, {3}, HomActivation::relu_power(3)),
+        HomogeneousArchitecture::feed_forward(2, {2, 2}, HomActivation::relu_power(3)),
     };
 }
 
@@ -206,12 +206,12 @@ template <class I> long bits_for() { return std::is_same_v<I, IntervalD> ? 53 : 
 
 TEST_CASE("homogeneity order is 1 + p + ... + p^K and H(c w) = c^L H(w) holds exactly", "[homogeneous]") {
     CHECK(HomogeneousArchitecture::example1().homogeneity_order() == 2);
-    CHECK(HomogeneousArchitecture::feed_forward(20, {50}, Activation::square()).homogeneity_order() == 3);   // Fig. 1
-    CHECK(HomogeneousArchitecture::feed_forward(20, {20, 20}, Activation::square()).homogeneity_order() == 7);  // Fig. 4
-    CHECK(HomogeneousArchitecture::feed_forward(4, {3, 3, 3}, Activation::relu_power(3)).homogeneity_order() == 40);
-    CHECK(HomogeneousArchitecture::feed_forward(4, {3, 3}, Activation::linear()).homogeneity_order() == 3);
+    CHECK(HomogeneousArchitecture::feed_forward(20, {50}, HomActivation::square()).homogeneity_order() == 3);   // Fig. 1
+    CHECK(HomogeneousArchitecture::feed_forward(20, {20, 20}, HomActivation::square()).homogeneity_order() == 7);  // Fig. 4
+    CHECK(HomogeneousArchitecture::feed_forward(4, {3, 3, 3}, HomActivation::relu_power(3)).homogeneity_order() == 40);
+    CHECK(HomogeneousArchitecture::feed_forward(4, {3, 3}, HomActivation::linear()).homogeneity_order() == 3);
     CHECK(HomogeneousArchitecture::diagonal(5, 3).homogeneity_order() == 3);
-    CHECK(HomogeneousArchitecture::feed_forward(20, {50}, Activation::square()).parameter_count() == 1050);
+    CHECK(HomogeneousArchitecture::feed_forward(20, {50}, HomActivation::square()).parameter_count() == 1050);
     for (const auto& arch : smooth_architectures()) {
         const Instance in = random_instance(arch, 4, 7);
         const auto X = q_columns(in.X);
@@ -288,7 +288,7 @@ TEST_CASE("the double evaluation (non-rigorous) agrees with the exact derivative
 }
 
 TEST_CASE("the containment check rejects an exact reference moved by one part in 1e9 (teeth)", "[homogeneous]") {
-    const auto arch = HomogeneousArchitecture::feed_forward(3, {3, 2}, Activation::square());
+    const auto arch = HomogeneousArchitecture::feed_forward(3, {3, 2}, HomActivation::square());
     const Instance in = random_instance(arch, 5, 4242);
     const HomogeneousModel<IntervalD> model(arch, convert_matrix<IntervalD>(in.X, 53));
     const Ncf<IntervalD> ncf(model, ncf_weights<IntervalD>(convert_vector<IntervalD>(in.y, 53), {}));
@@ -333,7 +333,7 @@ TEMPLATE_TEST_CASE("Euler identities u^T grad N = L N and Hess N u = (L-1) grad 
 }
 
 TEST_CASE("ReLU nets: the value is defined at kinks, gradient and Hessian refuse with a reason", "[homogeneous]") {
-    const auto arch = HomogeneousArchitecture::feed_forward(2, {2}, Activation::relu());
+    const auto arch = HomogeneousArchitecture::feed_forward(2, {2}, HomActivation::relu());
     Eigen::MatrixXd X(2, 2);
     X << 1, 0, 0, 1;
     const HomogeneousModel<IntervalD> model(arch, convert_matrix<IntervalD>(X, 53));
@@ -362,7 +362,7 @@ TEST_CASE("ReLU nets: the value is defined at kinks, gradient and Hessian refuse
 }
 
 TEST_CASE("max(z,0)^2 nets: gradient is defined at 0, the Hessian is refused there", "[homogeneous]") {
-    const auto arch = HomogeneousArchitecture::feed_forward(2, {1}, Activation::relu_power(2));
+    const auto arch = HomogeneousArchitecture::feed_forward(2, {1}, HomActivation::relu_power(2));
     Eigen::MatrixXd X(2, 1);
     X << 1, 1;
     const HomogeneousModel<IntervalD> model(arch, convert_matrix<IntervalD>(X, 53));
@@ -403,7 +403,7 @@ TEST_CASE("Example 1: loss (w1^2-4)^2 + (w2^2-1)^2, ytilde = 2y, N = 8 w1^2 + 2 
 }
 
 TEST_CASE("sphere-teacher data are reproducible, unit-norm, and labelled by the teacher", "[homogeneous]") {
-    const auto teacher = HomogeneousArchitecture::feed_forward(20, {2}, Activation::square());
+    const auto teacher = HomogeneousArchitecture::feed_forward(20, {2}, HomActivation::square());
     const SphereTeacherData a = make_sphere_teacher_data(1, 20, 100, teacher);
     const SphereTeacherData b = make_sphere_teacher_data(1, 20, 100, teacher);
     const SphereTeacherData c = make_sphere_teacher_data(2, 20, 100, teacher);

@@ -152,9 +152,9 @@ TEST_CASE("a tie for the top NCF value (Delta = 0) is not certified", "[ncf]") {
 
 TEST_CASE("two-layer square net: top KKT point has one active neuron, Lemma 17 balance, exact zero pattern",
           "[ncf]") {
-    const auto teacher = HomogeneousArchitecture::feed_forward(4, {2}, Activation::square());
+    const auto teacher = HomogeneousArchitecture::feed_forward(4, {2}, HomActivation::square());
     const SphereTeacherData data = make_sphere_teacher_data(3, 4, 12, teacher);
-    const auto arch = HomogeneousArchitecture::feed_forward(4, {3}, Activation::square());
+    const auto arch = HomogeneousArchitecture::feed_forward(4, {3}, HomActivation::square());
     const Ncf<double> nd = make_ncf<double>(arch, data.X, data.y, {}, 53);
     const auto cands = find_kkt_points_nonrigorous(nd, {.starts = 12});
     REQUIRE(!cands.empty());
@@ -178,7 +178,7 @@ TEST_CASE("two-layer square net: top KKT point has one active neuron, Lemma 17 b
     CHECK(exact == 2);
     // Teeth: p = 1 instead of 2 breaks the balance of the active neuron.
     auto wrong = arch;
-    wrong.activation = Activation::linear();
+    wrong.activation = HomActivation::linear();
     int broken = 0;
     for (const auto& e : lemma17_balance(wrong, zp.u)) broken += !possibly_zero(e.residual);
     CHECK(broken == 1);

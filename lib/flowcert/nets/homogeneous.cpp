@@ -47,23 +47,23 @@ template <Interval I> struct Ops<I> {
     static std::string str(const I& z) { return to_string(z, 10); }
 };
 
-// Activation and its first two derivatives. `kink` is set when the derivative is not defined somewhere in
+// HomActivation and its first two derivatives. `kink` is set when the derivative is not defined somewhere in
 // the enclosure (a ReLU kink for s', or the jump of s'' of max(z,0)^2 or ReLU at 0).
-template <class T> T act(const Activation& a, const T& z) {
+template <class T> T act(const HomActivation& a, const T& z) {
     switch (a.kind) {
-        case ActivationKind::square: return z * z;
-        case ActivationKind::linear: return z;
-        case ActivationKind::relu: return Ops<T>::relu(z);
-        case ActivationKind::relu_power: return Ops<T>::pw(Ops<T>::relu(z), a.p);
+        case HomActivationKind::square: return z * z;
+        case HomActivationKind::linear: return z;
+        case HomActivationKind::relu: return Ops<T>::relu(z);
+        case HomActivationKind::relu_power: return Ops<T>::pw(Ops<T>::relu(z), a.p);
     }
     return z;
 }
-template <class T> T act_d1(const Activation& a, const T& z, bool& kink) {
+template <class T> T act_d1(const HomActivation& a, const T& z, bool& kink) {
     switch (a.kind) {
-        case ActivationKind::square: return T(2) * z;
-        case ActivationKind::linear: return T(1);
-        case ActivationKind::relu:
-        case ActivationKind::relu_power:
+        case HomActivationKind::square: return T(2) * z;
+        case HomActivationKind::linear: return T(1);
+        case HomActivationKind::relu:
+        case HomActivationKind::relu_power:
             if (a.p == 1) {
                 if (Ops<T>::certainly_pos(z)) return T(1);
                 if (Ops<T>::certainly_neg(z)) return T(0);
@@ -74,12 +74,12 @@ template <class T> T act_d1(const Activation& a, const T& z, bool& kink) {
     }
     return T(0);
 }
-template <class T> T act_d2(const Activation& a, const T& z, bool& kink) {
+template <class T> T act_d2(const HomActivation& a, const T& z, bool& kink) {
     switch (a.kind) {
-        case ActivationKind::square: return T(2);
-        case ActivationKind::linear: return T(0);
-        case ActivationKind::relu:
-        case ActivationKind::relu_power:
+        case HomActivationKind::square: return T(2);
+        case HomActivationKind::linear: return T(0);
+        case HomActivationKind::relu:
+        case HomActivationKind::relu_power:
             if (a.p <= 2) {
                 if (Ops<T>::certainly_neg(z)) return T(0);
                 if (Ops<T>::certainly_pos(z)) return T(a.p * (a.p - 1));
@@ -104,12 +104,12 @@ template <class T> struct Lift { static T from(const T& x) { return x; } };
 template <class T> struct Lift<Dual<T>> { static Dual<T> from(const T& x) { return {x, T(0)}; } };
 
 // s and s' on the network scalar S (T or Dual<T>): s(a + b eps) = s(a) + s'(a) b eps, and so on.
-template <class T> T act_s(const Activation& a, const T& z, bool&) { return act(a, z); }
-template <class T> T act_s_d1(const Activation& a, const T& z, bool& kink) { return act_d1(a, z, kink); }
-template <class T> Dual<T> act_s(const Activation& a, const Dual<T>& z, bool& kink) {
+template <class T> T act_s(const HomActivation& a, const T& z, bool&) { return act(a, z); }
+template <class T> T act_s_d1(const HomActivation& a, const T& z, bool& kink) { return act_d1(a, z, kink); }
+template <class T> Dual<T> act_s(const HomActivation& a, const Dual<T>& z, bool& kink) {
     return {act(a, z.a), act_d1(a, z.a, kink) * z.b};
 }
-template <class T> Dual<T> act_s_d1(const Activation& a, const Dual<T>& z, bool& kink) {
+template <class T> Dual<T> act_s_d1(const HomActivation& a, const Dual<T>& z, bool& kink) {
     return {act_d1(a, z.a, kink), act_d2(a, z.a, kink) * z.b};
 }
 template <class T> const T& primal(const T& z) { return z; }
@@ -121,7 +121,7 @@ template <class T, class S>
 bool ff_accumulate(const HomogeneousArchitecture& arch, const std::vector<S>& w, const T* x, const S& r,
                    S& value, std::vector<S>& grad, std::string& why) {
     const int K = static_cast<int>(arch.hidden.size());
-    const Activation& s = arch.activation;
+    const HomActivation& s = arch.activation;
     std::vector<std::vector<S>> z(K + 1), a(K + 1);
     a[0].resize(arch.input_dim);
     for (int c = 0; c < arch.input_dim; ++c) a[0][c] = Lift<S>::from(x[c]);
@@ -187,31 +187,31 @@ template <class T> Vec<T> data_times(const Mat<T>& X, const Vec<T>& r) {
 
 }  // namespace
 
-// ---- Activation / architecture ---------------------------------------------------------------------
+// ---- HomActivation / architecture ---------------------------------------------------------------------
 
-int Activation::degree() const {
+int HomActivation::degree() const {
     switch (kind) {
-        case ActivationKind::square: return 2;
-        case ActivationKind::relu_power: return p;
-        case ActivationKind::linear: return 1;
-        case ActivationKind::relu: return 1;
+        case HomActivationKind::square: return 2;
+        case HomActivationKind::relu_power: return p;
+        case HomActivationKind::linear: return 1;
+        case HomActivationKind::relu: return 1;
     }
     return 1;
 }
-bool Activation::has_continuous_derivative() const {
-    return kind == ActivationKind::square || kind == ActivationKind::linear ||
-           (kind == ActivationKind::relu_power && p >= 2);
+bool HomActivation::has_continuous_derivative() const {
+    return kind == HomActivationKind::square || kind == HomActivationKind::linear ||
+           (kind == HomActivationKind::relu_power && p >= 2);
 }
-bool Activation::has_continuous_second_derivative() const {
-    return kind == ActivationKind::square || kind == ActivationKind::linear ||
-           (kind == ActivationKind::relu_power && p >= 3);
+bool HomActivation::has_continuous_second_derivative() const {
+    return kind == HomActivationKind::square || kind == HomActivationKind::linear ||
+           (kind == HomActivationKind::relu_power && p >= 3);
 }
-std::string Activation::name() const {
+std::string HomActivation::name() const {
     switch (kind) {
-        case ActivationKind::square: return "z^2";
-        case ActivationKind::relu_power: return p == 1 ? "max(z,0)" : "max(z,0)^" + std::to_string(p);
-        case ActivationKind::linear: return "z";
-        case ActivationKind::relu: return "relu";
+        case HomActivationKind::square: return "z^2";
+        case HomActivationKind::relu_power: return p == 1 ? "max(z,0)" : "max(z,0)^" + std::to_string(p);
+        case HomActivationKind::linear: return "z";
+        case HomActivationKind::relu: return "relu";
     }
     return "?";
 }
@@ -242,12 +242,12 @@ HomogeneousArchitecture HomogeneousArchitecture::diagonal(int input_dim, int dep
     return a;
 }
 HomogeneousArchitecture HomogeneousArchitecture::feed_forward(int input_dim, std::vector<int> hidden,
-                                                              Activation activation) {
+                                                              HomActivation activation) {
     HomogeneousArchitecture a;
     a.kind = ModelKind::feed_forward;
     a.input_dim = input_dim;
     a.hidden = std::move(hidden);
-    if (activation.kind == ActivationKind::relu) activation.p = 1;
+    if (activation.kind == HomActivationKind::relu) activation.p = 1;
     a.activation = activation;
     a.validate();
     return a;
@@ -269,7 +269,7 @@ void HomogeneousArchitecture::validate() const {
             if (hidden.empty()) throw std::invalid_argument("feed_forward: need at least one hidden layer");
             for (int k : hidden)
                 if (k < 1) throw std::invalid_argument("feed_forward: hidden widths must be >= 1");
-            if (activation.kind == ActivationKind::relu_power && activation.p < 1)
+            if (activation.kind == HomActivationKind::relu_power && activation.p < 1)
                 throw std::invalid_argument("feed_forward: max(z,0)^p needs p >= 1");
             break;
     }
@@ -522,14 +522,14 @@ HessianResult<T> HomogeneousModel<T>::weighted_hessian(const Vec<T>& w, const Ve
             break;
         }
         case ModelKind::feed_forward: {
-            const Activation& s = arch_.activation;
+            const HomActivation& s = arch_.activation;
             if (arch_.hidden.size() == 1) {
                 // Two layers, N_r = sum_j v_j sum_i r_i s(z_ij), z_ij = w_j . x_i:
                 //   d^2/dv_j dw_j = sum_i r_i s'(z_ij) x_i,  d^2/dw_j dw_j = v_j sum_i r_i s''(z_ij) x_i x_i^T,
                 //   d^2/dv_j dv_k = 0, and blocks of different neurons are 0.
                 const int m = arch_.hidden[0], voff = arch_.layer_offset(2);
                 Mat<T> M;  // for s = z^2 (s'' = 2): sum_i r_i x_i x_i^T, computed once
-                if (s.kind == ActivationKind::square) {
+                if (s.kind == HomActivationKind::square) {
                     M = Mat<T>::Constant(d, d, T(0));
                     for (int i = 0; i < n; ++i)
                         for (int a = 0; a < d; ++a) {
@@ -541,14 +541,14 @@ HessianResult<T> HomogeneousModel<T>::weighted_hessian(const Vec<T>& w, const Ve
                     const int off = j * d;
                     Vec<T> G = Vec<T>::Constant(d, T(0));
                     Mat<T> C;
-                    if (s.kind != ActivationKind::square) C = Mat<T>::Constant(d, d, T(0));
+                    if (s.kind != HomActivationKind::square) C = Mat<T>::Constant(d, d, T(0));
                     for (int i = 0; i < n; ++i) {
                         T z = T(0);
                         for (int c = 0; c < d; ++c) z += w(off + c) * X_(c, i);
                         bool kink = false;
                         const T s1 = r(i) * act_d1(s, z, kink);
                         T s2 = T(0);
-                        if (s.kind != ActivationKind::square) s2 = r(i) * act_d2(s, z, kink);
+                        if (s.kind != HomActivationKind::square) s2 = r(i) * act_d2(s, z, kink);
                         if (kink) {
                             res.status = EvalStatus::refused;
                             res.reason = "Hessian not defined: pre-activation of neuron " + std::to_string(j) +
@@ -558,7 +558,7 @@ HessianResult<T> HomogeneousModel<T>::weighted_hessian(const Vec<T>& w, const Ve
                             return res;
                         }
                         for (int c = 0; c < d; ++c) G(c) += s1 * X_(c, i);
-                        if (s.kind != ActivationKind::square)
+                        if (s.kind != HomActivationKind::square)
                             for (int a = 0; a < d; ++a) {
                                 const T sx = s2 * X_(a, i);
                                 for (int c = a; c < d; ++c) C(a, c) += sx * X_(c, i);
@@ -571,7 +571,7 @@ HessianResult<T> HomogeneousModel<T>::weighted_hessian(const Vec<T>& w, const Ve
                     }
                     for (int a = 0; a < d; ++a)
                         for (int c = a; c < d; ++c) {
-                            const T e = s.kind == ActivationKind::square ? T(2) * v * M(a, c) : v * C(a, c);
+                            const T e = s.kind == HomActivationKind::square ? T(2) * v * M(a, c) : v * C(a, c);
                             Hs(off + a, off + c) = e;
                             Hs(off + c, off + a) = e;
                         }

@@ -40,16 +40,16 @@ namespace flowcert::nets {
 template <class T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 template <class T> using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 
-enum class ActivationKind { square, relu_power, linear, relu };
+enum class HomActivationKind { square, relu_power, linear, relu };
 
-struct Activation {
-    ActivationKind kind = ActivationKind::square;
+struct HomActivation {
+    HomActivationKind kind = HomActivationKind::square;
     int p = 2;  // exponent for relu_power (>= 1); ignored otherwise
 
-    static Activation square() { return {ActivationKind::square, 2}; }
-    static Activation relu_power(int p) { return {ActivationKind::relu_power, p}; }
-    static Activation linear() { return {ActivationKind::linear, 1}; }
-    static Activation relu() { return {ActivationKind::relu, 1}; }
+    static HomActivation square() { return {HomActivationKind::square, 2}; }
+    static HomActivation relu_power(int p) { return {HomActivationKind::relu_power, p}; }
+    static HomActivation linear() { return {HomActivationKind::linear, 1}; }
+    static HomActivation relu() { return {HomActivationKind::relu, 1}; }
     // Positive-homogeneity degree of s: s(c z) = c^degree s(z) for c >= 0.
     int degree() const;
     // Gradient of the network defined everywhere (s is C^1).
@@ -68,12 +68,12 @@ struct HomogeneousArchitecture {
     std::vector<int> signs;   // weighted_squares: s_k in {+1, -1}, size input_dim
     int depth = 2;            // diagonal: number of factors D >= 1
     std::vector<int> hidden;  // feed_forward: k_1..k_K (K >= 1)
-    Activation activation;    // feed_forward
+    HomActivation activation;    // feed_forward
 
     static HomogeneousArchitecture weighted_squares(std::vector<int> signs);
     static HomogeneousArchitecture example1() { return weighted_squares({1, 1}); }  // [KH2025, Example 1]
     static HomogeneousArchitecture diagonal(int input_dim, int depth);
-    static HomogeneousArchitecture feed_forward(int input_dim, std::vector<int> hidden, Activation activation);
+    static HomogeneousArchitecture feed_forward(int input_dim, std::vector<int> hidden, HomActivation activation);
 
     int parameter_count() const;
     // The homogeneity order L with H(x; c w) = c^L H(x; w), c >= 0, from the architecture.
