@@ -27,7 +27,13 @@ std::vector<Command> registered_commands();
 }  // namespace flowcert::tools
 
 // FLOWCERT_REGISTER_COMMAND(name, summary, fn): `name` is a bare identifier and is also the
-// command's name on the command line.
-#define FLOWCERT_REGISTER_COMMAND(name, summary, fn) \
-    [[maybe_unused]] static const bool flowcert_command_registered_##name = \
-        ::flowcert::tools::register_command(::flowcert::tools::Command{#name, summary, fn})
+// command's name on the command line. The four-argument form
+// FLOWCERT_REGISTER_COMMAND(ident, "name", summary, fn) gives the name as a string.
+#define FLOWCERT_REGISTER_COMMAND_3(name, summary, fn) FLOWCERT_REGISTER_COMMAND_4(name, #name, summary, fn)
+#define FLOWCERT_REGISTER_COMMAND_4(ident, name, summary, fn) \
+    [[maybe_unused]] static const bool flowcert_command_registered_##ident = \
+        ::flowcert::tools::register_command(::flowcert::tools::Command{name, summary, fn})
+#define FLOWCERT_REGISTER_COMMAND_PICK(_1, _2, _3, _4, which, ...) which
+#define FLOWCERT_REGISTER_COMMAND(...)                                                                  \
+    FLOWCERT_REGISTER_COMMAND_PICK(__VA_ARGS__, FLOWCERT_REGISTER_COMMAND_4, FLOWCERT_REGISTER_COMMAND_3, \
+                                   unused, unused)(__VA_ARGS__)

@@ -402,8 +402,9 @@ const toml::node& typed(const CaseNode& n, const std::string& file, std::string_
         throw std::logic_error("verifier reads key '" + n.prefix + std::string(key) + "' as the wrong type (declared " +
                                std::string(to_string(s->type)) + ")");
     const toml::node* v = n.table->get(key);
-    if (!v) throw CaseError(file, static_cast<long>(n.table->source().begin.line), n.prefix + std::string(key),
-                            "optional key is absent (the verifier should test has() first)");
+    if (!v)
+        throw std::logic_error("verifier reads optional key '" + n.prefix + std::string(key) + "' of " + file +
+                               " that is absent (test has() first)");
     return *v;
 }
 std::string number_text(const toml::node& v) {

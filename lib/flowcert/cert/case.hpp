@@ -105,8 +105,8 @@ public:
     std::optional<long> precision_bits() const;
 
     // ---- typed getters. The key must be declared in the schema with this type (otherwise
-    // std::logic_error: a verifier bug); optional keys that are absent throw CaseError,
-    // so test with has() first. ----
+    // std::logic_error: a verifier bug); reading an absent optional key is also a verifier
+    // bug (std::logic_error), so test with has() first. ----
     bool has(std::string_view key) const;
     std::string string(std::string_view key) const;
     bool boolean(std::string_view key) const;
@@ -136,8 +136,9 @@ public:
     Case table(std::string_view key) const;
     std::vector<Case> tables(std::string_view key) const;
 
-    // For cross-key validation in a verifier (VerifierSpec::validate): throws CaseError naming
-    // this file, the key's line and the message, e.g. fail("m", "must be at least n = 3").
+    // For cross-key validation in a verifier (VerifierSpec::validate, or the body): throws
+    // CaseError naming this file, the key's line and the message, e.g.
+    // fail("m", "must be at least n = 3"). verifier_main turns it into exit 3, no report.
     [[noreturn]] void fail(std::string_view key, const std::string& message) const;
     long line_of(std::string_view key) const;  // 0 if unknown
 

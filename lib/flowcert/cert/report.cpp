@@ -103,6 +103,7 @@ void Table::add_row(std::vector<std::string> row) {
 // ---- checks ------------------------------------------------------------------------------
 
 void Report::plan(std::string check_name) {
+    std::lock_guard<std::mutex> lock(*mutex_);
     for (const auto& c : checks_)
         if (c.name == check_name) throw std::logic_error("check '" + check_name + "' planned twice");
     Check c;
@@ -191,6 +192,7 @@ Check decide(std::string name, std::string citation, std::string statement, cons
 }  // namespace
 
 const Check& Report::store(Check c) {
+    std::lock_guard<std::mutex> lock(*mutex_);
     Check& s = slot(c.name);
     s = std::move(c);
     return s;
@@ -245,18 +247,26 @@ const Check& Report::record(Check check) {
 
 // ---- everything else ---------------------------------------------------------------------
 
-void Report::note(std::string text) { notes_.push_back(std::move(text)); }
+void Report::note(std::string text) {
+    std::lock_guard<std::mutex> lock(*mutex_);
+    notes_.push_back(std::move(text));
+}
 
 Table& Report::table(std::string name, std::vector<std::string> columns) {
+    std::lock_guard<std::mutex> lock(*mutex_);
     for (const auto& t : tables_)
         if (t.name == name) throw std::logic_error("table '" + name + "' created twice");
     tables_.push_back(Table{std::move(name), std::move(columns), {}});
     return tables_.back();
 }
 
-void Report::add_plot(Plot plot) { plots_.push_back(std::move(plot)); }
+void Report::add_plot(Plot plot) {
+    std::lock_guard<std::mutex> lock(*mutex_);
+    plots_.push_back(std::move(plot));
+}
 
 void Report::set_seed(std::string name, std::string value) {
+    std::lock_guard<std::mutex> lock(*mutex_);
     provenance.seeds.emplace_back(std::move(name), std::move(value));
 }
 

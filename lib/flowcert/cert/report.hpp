@@ -12,6 +12,8 @@
 #include <flowcert/interval.hpp>
 
 #include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -72,6 +74,8 @@ struct Table {
     void add_row(std::vector<std::string> row);
 };
 
+// Recording (checks, notes, tables, plots, seeds) is thread-safe, so sweeps may record from
+// worker threads; a returned Table& must then be filled by one thread only.
 class Report {
 public:
     // ---- what the run is about (filled by verifier_main from the spec and the case) ----
@@ -142,6 +146,7 @@ private:
     std::vector<Plot> plots_;
     bool completed_ = false;
     std::optional<std::string> error_;
+    std::shared_ptr<std::mutex> mutex_ = std::make_shared<std::mutex>();
 };
 
 // The verdict implied by a list of check statuses, a completion flag and an error flag

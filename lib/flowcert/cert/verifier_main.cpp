@@ -81,8 +81,9 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         spec.run(ctx);
         report.mark_completed();
     } catch (const CaseError& e) {
-        report.set_error(std::string("case file: ") + e.what());
-        internal_error = true;
+        // bad input found by the body (Case::fail): exit 3 and no report, as for validation
+        std::cerr << spec.name << ": bad case file: " << e.what() << "\n";
+        return exit_code::bad_input;
     } catch (const std::exception& e) {
         report.set_error(e.what());
         internal_error = true;
