@@ -171,28 +171,50 @@ FieldEnclosure<I> vector_field(const TwoLayerModel<I>& model, const TwoLayerPara
     std::vector<I> rho(n, model.zero());
     for (std::size_t k = 0; k < n; ++k) rho[k] = model.risk_weight() * model.loss_derivative(h[k], model.y(k));
 
+    // Per-sample products precomputed once (O(n d)), so a (neuron, sample) pair costs only
+    // additions for the w-field: rho_k eta x_k for eta = 1, gamma and the Clarke hull [gamma, 1].
+    const I eta_hull = hull(model.gamma(), model.one());
+    std::vector<I> rx_pos(n * d, model.zero()), rx_neg(n * d, model.zero()), rx_und(n * d, model.zero());
+    std::vector<I> rho_gamma(n, model.zero());
+    for (std::size_t k = 0; k < n; ++k) {
+        rho_gamma[k] = rho[k] * model.gamma();
+        const I rho_hull = rho[k] * eta_hull;
+        for (std::size_t i = 0; i < d; ++i) {
+            rx_pos[k * d + i] = rho[k] * model.x(k, i);
+            rx_neg[k * d + i] = rho_gamma[k] * model.x(k, i);
+            rx_und[k * d + i] = rho_hull * model.x(k, i);
+        }
+    }
+
     FieldEnclosure<I> out;
     out.dtheta = TwoLayerParams<I>(m, d, model.zero());
     out.frozen.assign(m, 0);
     std::vector<I> g(d, model.zero());
     for (std::size_t j = 0; j < m; ++j) {
         bool all_negative = true;
-        for (std::size_t k = 0; k < n; ++k) {
-            const I& z = s[j * n + k];
-            if (!certainly_negative(z)) all_negative = false;
-            if (!certainly_positive(z) && !certainly_negative(z)) ++out.undecided_pairs;
-        }
-        if (all_negative && model.gamma_is_zero()) {
-            out.frozen[j] = 1;  // sigma = sigma' = 0 on a neighbourhood: exactly zero field
-            continue;
-        }
         I da = model.zero();
         for (std::size_t i = 0; i < d; ++i) g[i] = model.zero();
         for (std::size_t k = 0; k < n; ++k) {
             const I& z = s[j * n + k];
-            da -= rho[k] * model.sigma(z);                    // -c sum_k l'_k sigma(<w_j, x_k>)
-            const I coef = rho[k] * model.sigma_prime_hull(z);  // c l'_k eta_jk, eta in the Clarke hull
-            for (std::size_t i = 0; i < d; ++i) g[i] += coef * model.x(k, i);
+            const I* rx;
+            if (certainly_positive(z)) {
+                all_negative = false;
+                da -= rho[k] * z;  // -c l'_k sigma(z), sigma(z) = z
+                rx = &rx_pos[k * d];
+            } else if (certainly_negative(z)) {
+                da -= rho_gamma[k] * z;  // sigma(z) = gamma z
+                rx = &rx_neg[k * d];
+            } else {
+                all_negative = false;
+                ++out.undecided_pairs;
+                da -= rho[k] * model.sigma(z);
+                rx = &rx_und[k * d];  // eta in the Clarke hull [gamma, 1]
+            }
+            for (std::size_t i = 0; i < d; ++i) g[i] += rx[i];
+        }
+        if (all_negative && model.gamma_is_zero()) {
+            out.frozen[j] = 1;  // sigma = sigma' = 0 on a neighbourhood: exactly zero field
+            continue;
         }
         out.dtheta.a[j] = da;
         for (std::size_t i = 0; i < d; ++i) out.dtheta.W(j, i) = -(theta.a[j] * g[i]);  // -a_j c sum_k l'_k eta x_k
