@@ -14,9 +14,8 @@ namespace flowcert {
 namespace bi = boost::numeric;
 using detail::BoostIntervalD;
 
-IntervalD::IntervalD(const BoostIntervalD& v) : v_(v) {
-    if (!(v.lower() <= v.upper()))
-        throw std::domain_error("interval operation outside its domain (empty result)");
+void IntervalD::throw_empty() {
+    throw std::domain_error("interval operation outside its domain (empty result)");
 }
 
 IntervalD IntervalD::bounds(double lo, double hi) {
