@@ -152,6 +152,24 @@ TEST_CASE("1000 random points of an initial box have exact solutions inside the 
             REQUIRE(encloses(res.final_box[0], x0 * e / (R(1) - x0 + x0 * e)));
         }
     }
+    SECTION("rotation from a wide box with a low-order Jacobian (the boxed tail carries terms q+1..p)") {
+        auto f = field("var:x,y; fun:-y, x;");
+        std::vector<IntervalD> box{IntervalD(1) + IntervalD::bounds(-0.1, 0.1), IntervalD::bounds(-0.1, 0.1)};
+        for (int q : {1, 3}) {
+            Options opt;
+            opt.jacobian_order = q;
+            auto res = run<IntervalD>(f, {}, box, IntervalD(3), opt);
+            INFO("q = " << q << " width " << width(res.final_box[0]));
+            // the exact image has width 0.2 sqrt 2 at most; q = 1 boxes much of the step (wrapping)
+            REQUIRE(width(res.final_box[0]) < (q == 1 ? 5.0 : 0.5));
+            const IntervalMp c = cos(R(3)), s = sin(R(3));
+            for (int k = 0; k < 1000; ++k) {
+                const IntervalMp x = IntervalMp::exact(pick(box[0]), kRef), y = IntervalMp::exact(pick(box[1]), kRef);
+                REQUIRE(encloses(res.final_box[0], c * x - s * y));
+                REQUIRE(encloses(res.final_box[1], s * x + c * y));
+            }
+        }
+    }
     SECTION("non-normal 3x3 linear system") {
         auto f = field(kLinear3);
         std::vector<IntervalD> box{IntervalD(1), IntervalD(2), IntervalD(3)};
