@@ -57,6 +57,23 @@ bool krawczyk_operator(const VectorFunction<I>& F, const JacobianFunction<I>& J,
     return true;
 }
 
+// After uniqueness is proven: Z <- K(Z) ∩ Z keeps the zero; stop when a step no longer halves
+// the largest width (quadratic convergence has ended at the working precision) or after
+// `max_steps` steps.
+template <Interval I>
+void tighten(const VectorFunction<I>& F, const JacobianFunction<I>& J, IVector<I>& Z, int max_steps) {
+    for (int s = 0; s < max_steps; ++s) {
+        IVector<I> K, T;
+        double c = 0;
+        std::string why;
+        if (!krawczyk_operator<I>(F, J, Z, K, c, why)) return;
+        if (!intersect<I>(K, Z, T)) return;  // cannot happen: the zero is in both
+        const bool progress = max_width<I>(T) < 0.5 * max_width<I>(Z);
+        Z = std::move(T);
+        if (!progress) return;
+    }
+}
+
 }  // namespace
 
 template <Interval I>
@@ -78,13 +95,7 @@ KrawczykResult<I> krawczyk(const VectorFunction<I>& F, const JacobianFunction<I>
         if (interior_subset<I>(K, X)) {
             // Unique zero in X (hence in the input box, whose zeros all lie in X), inside K.
             IVector<I> Z = K;
-            for (int s = 0; s < opt.tighten_steps; ++s) {
-                IVector<I> K2, T;
-                double c = 0;
-                if (!krawczyk_operator<I>(F, J, Z, K2, c, why)) break;
-                if (!intersect<I>(K2, Z, T)) break;  // cannot happen: the zero is in both
-                Z = std::move(T);
-            }
+            tighten<I>(F, J, Z, opt.tighten_steps);
             out.box = std::move(Z);
             out.status = KrawczykStatus::unique_zero;
             out.reason = "K(X) ⊂ int(X) at iteration " + std::to_string(it) + " (||I - R J(X)||_inf <= " +
@@ -134,13 +145,7 @@ KrawczykResult<I> krawczyk_around(const VectorFunction<I>& F, const JacobianFunc
         }
         if (interior_subset<I>(K, Y)) {
             IVector<I> Z = K;
-            for (int s = 0; s < opt.tighten_steps; ++s) {
-                IVector<I> K2, T;
-                double c = 0;
-                if (!krawczyk_operator<I>(F, J, Z, K2, c, why)) break;
-                if (!intersect<I>(K2, Z, T)) break;
-                Z = std::move(T);
-            }
+            tighten<I>(F, J, Z, opt.tighten_steps);
             out.box = std::move(Z);
             out.uniqueness_box = std::move(Y);
             out.status = KrawczykStatus::unique_zero;

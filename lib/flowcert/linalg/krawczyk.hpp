@@ -36,7 +36,8 @@ const char* to_string(KrawczykStatus s);
 
 struct KrawczykOptions {
     int max_iterations = 30;     // Krawczyk steps (krawczyk) / inflation steps (krawczyk_around)
-    int tighten_steps = 5;       // extra X <- K(X) ∩ X steps after proving uniqueness
+    int tighten_steps = 40;      // at most this many X <- K(X) ∩ X steps after proving uniqueness
+                                 // (stops once a step no longer halves the width)
     double inflation_rel = 0.1;  // krawczyk_around: relative inflation of each step
     double inflation_abs = 1e-12; // krawczyk_around: absolute inflation (also the initial radius)
 };

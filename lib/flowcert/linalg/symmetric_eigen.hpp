@@ -61,9 +61,9 @@ struct DefinitenessResult {
 // Proves lambda_min(A) > 0 for every symmetric A in A, via the enclosure above.
 template <Interval I> DefinitenessResult<I> certainly_positive_definite(const IMatrix<I>& A);
 
-// Enclosure of lambda_max(A) for every symmetric A in A; falls back to Gershgorin on A
-// (max_i (A_ii + sum_{j != i} |A_ij|) as upper bound, max_i A_ii as lower bound) when the
-// eigenvector method fails. Throws std::invalid_argument if A is not square or is unbounded.
+// Enclosure of lambda_max(A) for every symmetric A in A (the last entry of
+// symmetric_eigenvalues, which itself falls back to Weyl on A when the eigenvector step fails).
+// Throws std::invalid_argument if A is empty, not square, unbounded, or has no symmetric member.
 template <Interval I> I lambda_max_enclosure(const IMatrix<I>& A);
 
 extern template EigenResult<IntervalD> symmetric_eigenvalues(const IMatrixD&);
