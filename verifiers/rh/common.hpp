@@ -125,3 +125,57 @@ inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const rh::
 }
 
 }  // namespace flowcert::rh_verifiers
+
+namespace flowcert::rh_verifiers {
+
+// w* (KKT certificate, spec 6.7) and gap (spec 4.3, 6.8) checks for one m = 1 instance.
+inline void wstar_checks(cert::Report& r, const rh::Instance& inst, const rh::WStarResult& ws,
+                         const std::string& prefix = {}) {
+    r.check_true(prefix + "w* certified by KKT", "[spec 6.7]", ws.status == rh::Status::proven, ws.reason,
+                 "w* = X^T alpha*, G_AA alpha*_A = (y_P+; 0_T) (verified solve), alpha*_T <= 0, <w*, x_j> <= 0 on N \\ T");
+    if (ws.status != rh::Status::proven) return;
+    IntervalD amax = IntervalD::entire(), bmax = IntervalD::entire();
+    bool any_t = false, any_s = false;
+    for (int j = 0; j < inst.n; ++j) {
+        if (!inst.negative[j]) continue;
+        const bool tight = std::find(ws.tight.begin(), ws.tight.end(), j) != ws.tight.end();
+        if (tight) {
+            amax = any_t ? max(amax, ws.alpha[j]) : ws.alpha[j];
+            any_t = true;
+        } else {
+            bmax = any_s ? max(bmax, ws.beta[j]) : ws.beta[j];
+            any_s = true;
+        }
+    }
+    if (any_t)
+        r.check_le(prefix + "KKT multipliers alpha*_T <= 0", "[spec 6.7]", {"max_{j in T} alpha*_j", amax},
+                   cert::exact("0"), "dual feasibility");
+    if (any_s)
+        r.check_le(prefix + "KKT primal feasibility on N \\ T", "[spec 6.7]", {"max_{j in N\\T} <w*, x_j>", bmax},
+                   cert::exact("0"), "X_N w* <= 0 off the tight set");
+}
+
+struct GapOutcome {
+    rh::PatternResult pattern;
+    rh::WStarResult wstar;
+    rh::GapResult gap;
+    IntervalD eps, eta_d;
+    int n_minus = 0;
+    double seconds = 0;
+    std::string error;
+};
+
+inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const rh::GdOptions& opt, rh::Instance* keep = nullptr) {
+    GapOutcome o;
+    const rh::Instance inst = rh::make_instance(spec);
+    o.pattern = rh::certify_pattern_and_limit(inst, opt);
+    o.wstar = rh::certify_w_star(inst);
+    o.gap = rh::enclose_gap(inst, o.pattern, o.wstar);
+    o.eps = rh::near_orthogonality(inst).eps;
+    o.eta_d = inst.eta_d;
+    o.n_minus = inst.n_minus;
+    if (keep) *keep = inst;
+    return o;
+}
+
+}  // namespace flowcert::rh_verifiers
