@@ -1,6 +1,7 @@
 // Tests of the alignment function and activation cones of [BF2025] (lib/flowcert/nets/alignment.hpp).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
@@ -222,4 +223,37 @@ TEST_CASE("Assumption 3 is decided exactly: eta_min = 1/10 for a constructed set
     CHECK(F.a5_lhs[1].p == q("13/16"));  // 0.8125
     CHECK(F.a6_sign);
     CHECK(F.alpha1 == q("5/7"));
+}
+
+TEST_CASE("dense sampling of the circle never exceeds the certified D_max, max G, min G and the cosine bound of "
+          "alpha_{min,+}",
+          "[alignment]") {
+    TwoLayerSpec os;
+    os.x = {{"1", "0.1"}, {"1", "-0.2"}, {"-0.15", "1"}, {"-0.3", "1"}};
+    os.y = {"1", "1", "-1", "-1"};
+    TwoLayerSpec leaky = fig2();
+    leaky.gamma = "0.2";
+    for (const TwoLayerSpec& s : {fig2(), xor8(), os, leaky}) {
+        const AlignmentData a = alignment_data(s);
+        const Cones2 c = activation_cones_2d(a);
+        const Constants K = theorem1_constants(a, c);
+        REQUIRE(K.status == Constants::Status::certified);
+        const double Mplus = std::sqrt(std::max(0.0, 1.0 - mid(IntervalMp::from_decimal(K.alpha_plus_sq.str(), Precision(64)))));
+        for (int t = 0; t < 3600; ++t) {
+            const double th = 2 * M_PI * t / 3600 + 1e-4;
+            const QVec w = {Rational(std::cos(th)), Rational(std::sin(th))};
+            const MinNorm D = D_at(a, w);
+            CHECK(dot(D.D, D.D) <= K.D_max_sq);
+            const double G = static_cast<double>(G_exact(a, w)) / std::sqrt(static_cast<double>(dot(w, w)));
+            CHECK(G <= upper(K.max_G) + 1e-12);
+            CHECK(G >= lower(K.min_G) - 1e-12);
+            const std::vector<int> u = activation_pattern(a, w);
+            for (const auto& k : c.cones)
+                if (k.u == u && !k.extremal_pos && !D.zero_in_set && !K.alpha_plus_empty) {
+                    const double cosv = static_cast<double>(dot(w, D.D)) /
+                                        std::sqrt(static_cast<double>(dot(w, w)) * static_cast<double>(dot(D.D, D.D)));
+                    CHECK(cosv <= Mplus + 1e-12);
+                }
+        }
+    }
 }
