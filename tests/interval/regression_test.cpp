@@ -107,3 +107,35 @@ TEST_CASE("log and log1p of intervals reaching +inf and the domain boundary are 
     const IntervalMp c = log(IntervalMp::bounds(0, inf, Precision(80)));
     CHECK_FALSE(is_bounded(c));
 }
+
+TEST_CASE("the IntervalD rounding policy's median lies inside the interval, subnormal and unbounded ones included") {
+    namespace bi = boost::numeric;
+    const double dm = std::numeric_limits<double>::denorm_min();
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const IntervalD& x : {IntervalD::exact(dm), IntervalD::bounds(-dm, -dm), IntervalD::bounds(-inf, -5),
+                               IntervalD::bounds(3, inf), IntervalD::entire(), IntervalD::bounds(-kMax, kMax)}) {
+        const double m = bi::median(x.boost());
+        INFO(to_string(x) << " median " << m);
+        CHECK(contains(x, m));
+    }
+}
+
+TEST_CASE("the IntervalD rounding policy converts large integers outward") {
+    detail::WidenRounding rnd;
+    const long long k = (1LL << 62) + 1;  // not a double
+    const double lo = rnd.conv_down(k), hi = rnd.conv_up(k);
+    mpq_t q, l, h;
+    mpq_inits(q, l, h, nullptr);
+    mpq_set_si(q, 1, 1);
+    mpq_mul_2exp(q, q, 62);
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_si(one, 1, 1);
+    mpq_add(q, q, one);
+    mpq_set_d(l, lo);
+    mpq_set_d(h, hi);
+    CHECK(mpq_cmp(l, q) < 0);
+    CHECK(mpq_cmp(q, h) < 0);
+    mpq_clears(q, l, h, one, nullptr);
+    CHECK(rnd.conv_down(12345) == 12345.0);
+}

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "rounding.hpp"
 
@@ -29,8 +30,21 @@ namespace detail {
 struct WidenRounding {
     using unprotected_rounding = WidenRounding;
     void init() {}
-    template <class U> double conv_down(const U& v) { return static_cast<double>(v); }
-    template <class U> double conv_up(const U& v) { return static_cast<double>(v); }
+    // Conversions used by Boost.Interval's mixed-type constructors: exact for floating-point
+    // sources up to double and integers up to 2^53; other integers are rounded to nearest and
+    // then moved one ulp outward (sound: the nearest double is within half an ulp).
+    template <class U> static double conv(const U& v, int dir) {
+        static_assert(std::is_arithmetic_v<U> && sizeof(U) <= sizeof(double),
+                      "WidenRounding: no directed conversion from this type");
+        const double d = static_cast<double>(v);
+        if constexpr (std::is_integral_v<U>) {
+            constexpr double exact_limit = 0x1p53;
+            if (d < -exact_limit || d > exact_limit) return dir > 0 ? rounding::next_up(d) : rounding::next_down(d);
+        }
+        return d;
+    }
+    template <class U> double conv_down(const U& v) { return conv(v, -1); }
+    template <class U> double conv_up(const U& v) { return conv(v, +1); }
     double add_down(double x, double y) { return rounding::add(x, y, -1); }
     double add_up(double x, double y) { return rounding::add(x, y, +1); }
     double sub_down(double x, double y) { return rounding::add(x, -y, -1); }
@@ -41,7 +55,15 @@ struct WidenRounding {
     double div_up(double x, double y) { return rounding::div(x, y, +1); }
     double sqrt_down(double x) { return rounding::sqrt(x, -1); }
     double sqrt_up(double x) { return rounding::sqrt(x, +1); }
-    double median(double x, double y) { return x * 0.5 + y * 0.5; }  // any point inside will do
+    // A point inside [x, y] (Boost's median / bisect rely on it): x/2 + y/2 can fall outside
+    // (e.g. [2^-1074, 2^-1074] gives 0) or be NaN for infinite bounds, so it is clamped.
+    double median(double x, double y) {
+        if (x == -rounding::kInf && y == rounding::kInf) return 0.0;
+        if (x == -rounding::kInf) return y < -rounding::kMax ? y : -rounding::kMax;
+        if (y == rounding::kInf) return x > rounding::kMax ? x : rounding::kMax;
+        const double m = x * 0.5 + y * 0.5;
+        return m < x ? x : (m > y ? y : m);
+    }
     double int_down(double x) { return std::floor(x); }
     double int_up(double x) { return std::ceil(x); }
 };
