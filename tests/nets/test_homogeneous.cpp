@@ -13,7 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "flowcert/nets.hpp"
+#include "flowcert/nets/homogeneous.hpp"
+#include "flowcert/nets/random.hpp"
 
 using namespace flowcert;
 using namespace flowcert::nets;
@@ -21,7 +22,7 @@ using namespace flowcert::nets;
 namespace {
 
 using Q = mpq_class;
-using QVec = std::vector<Q>;
+using RatVec = std::vector<Q>;
 
 // ---- exact reference evaluator (independent of the library's code paths) ----
 Q q_act(const HomActivation& a, const Q& z) {
@@ -39,10 +40,10 @@ Q q_act(const HomActivation& a, const Q& z) {
 }
 
 // H(x_i; w) for every column of X.
-QVec q_outputs(const HomogeneousArchitecture& A, const std::vector<QVec>& X, const QVec& w) {
-    QVec out;
+RatVec q_outputs(const HomogeneousArchitecture& A, const std::vector<RatVec>& X, const RatVec& w) {
+    RatVec out;
     const int d = A.input_dim;
-    for (const QVec& x : X) {
+    for (const RatVec& x : X) {
         Q h = 0;
         if (A.kind == ModelKind::weighted_squares) {
             for (int k = 0; k < d; ++k) h += Q(A.signs[k]) * w[k] * w[k] * x[k];
@@ -53,11 +54,11 @@ QVec q_outputs(const HomogeneousArchitecture& A, const std::vector<QVec>& X, con
                 h += p;
             }
         } else {
-            QVec a = x;
+            RatVec a = x;
             int off = 0;
             for (int width : A.hidden) {
                 const int cols = static_cast<int>(a.size());
-                QVec an(width);
+                RatVec an(width);
                 for (int j = 0; j < width; ++j) {
                     Q z = 0;
                     for (int c = 0; c < cols; ++c) z += w[off + j * cols + c] * a[c];
@@ -73,8 +74,8 @@ QVec q_outputs(const HomogeneousArchitecture& A, const std::vector<QVec>& X, con
     return out;
 }
 
-Q q_ncf(const HomogeneousArchitecture& A, const std::vector<QVec>& X, const QVec& yt, const QVec& w) {
-    QVec out = q_outputs(A, X, w);
+Q q_ncf(const HomogeneousArchitecture& A, const std::vector<RatVec>& X, const RatVec& yt, const RatVec& w) {
+    RatVec out = q_outputs(A, X, w);
     Q n = 0;
     for (std::size_t i = 0; i < out.size(); ++i) n += yt[i] * out[i];
     return n;
@@ -82,18 +83,18 @@ Q q_ncf(const HomogeneousArchitecture& A, const std::vector<QVec>& X, const QVec
 
 // Nodes t_k = k h, k = -m..m, and the exact first and second derivative weights at 0 of the Lagrange basis.
 struct Interp {
-    QVec t, d1, d2;
+    RatVec t, d1, d2;
 };
 Interp make_interp(int m, const Q& h) {
     Interp I;
     for (int k = -m; k <= m; ++k) I.t.push_back(Q(k) * h);
     const int n = static_cast<int>(I.t.size());
     for (int k = 0; k < n; ++k) {
-        QVec poly{Q(1)};  // coefficients of l_k(t)
+        RatVec poly{Q(1)};  // coefficients of l_k(t)
         for (int j = 0; j < n; ++j) {
             if (j == k) continue;
             const Q den = I.t[k] - I.t[j];
-            QVec np(poly.size() + 1, Q(0));
+            RatVec np(poly.size() + 1, Q(0));
             for (std::size_t c = 0; c < poly.size(); ++c) {
                 np[c + 1] += poly[c] / den;
                 np[c] -= poly[c] * I.t[j] / den;
@@ -108,19 +109,19 @@ Interp make_interp(int m, const Q& h) {
 
 struct Exact {
     Q value;
-    QVec grad;
-    std::vector<QVec> hess;
+    RatVec grad;
+    std::vector<RatVec> hess;
 };
 // Exact value, gradient and Hessian of a polynomial N (degree <= 2m along every line through u).
-template <class F> Exact exact_derivatives(F N, const QVec& u, int m) {
+template <class F> Exact exact_derivatives(F N, const RatVec& u, int m) {
     // Small nodes, so that no line segment crosses a kink of max(z,0)^p at the random test points.
     const Interp I = make_interp(m, Q(1, 1 << 20));
     const int P = static_cast<int>(u.size());
-    auto along = [&](const QVec& e, Q& g1, Q& g2) {
+    auto along = [&](const RatVec& e, Q& g1, Q& g2) {
         g1 = 0;
         g2 = 0;
         for (std::size_t k = 0; k < I.t.size(); ++k) {
-            QVec p = u;
+            RatVec p = u;
             for (int j = 0; j < P; ++j) p[j] += I.t[k] * e[j];
             const Q v = N(p);
             g1 += I.d1[k] * v;
@@ -130,15 +131,15 @@ template <class F> Exact exact_derivatives(F N, const QVec& u, int m) {
     Exact ex;
     ex.value = N(u);
     ex.grad.resize(P);
-    ex.hess.assign(P, QVec(P));
+    ex.hess.assign(P, RatVec(P));
     for (int j = 0; j < P; ++j) {
-        QVec e(P, Q(0));
+        RatVec e(P, Q(0));
         e[j] = 1;
         along(e, ex.grad[j], ex.hess[j][j]);
     }
     for (int j = 0; j < P; ++j)
         for (int k = j + 1; k < P; ++k) {
-            QVec e(P, Q(0));
+            RatVec e(P, Q(0));
             e[j] = 1;
             e[k] = 1;
             Q g1, g2;
@@ -154,16 +155,16 @@ bool q_in(const IntervalMp& x, const Q& q) {
     return mpfr_cmp_q(&x.get()->left, q.get_mpq_t()) <= 0 && mpfr_cmp_q(&x.get()->right, q.get_mpq_t()) >= 0;
 }
 
-struct Instance {
+struct TestInstance {
     HomogeneousArchitecture arch;
     Eigen::MatrixXd X;
     Eigen::VectorXd y, w;
 };
 
 // Random instance: data and labels in [-1, 1] (exact doubles), w a random point.
-Instance random_instance(const HomogeneousArchitecture& arch, int n, std::uint64_t seed) {
+TestInstance random_instance(const HomogeneousArchitecture& arch, int n, std::uint64_t seed) {
     RandomStream rs(seed, "test/homogeneous", 0);
-    Instance in{arch, Eigen::MatrixXd(arch.input_dim, n), Eigen::VectorXd(n), Eigen::VectorXd(arch.parameter_count())};
+    TestInstance in{arch, Eigen::MatrixXd(arch.input_dim, n), Eigen::VectorXd(n), Eigen::VectorXd(arch.parameter_count())};
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < arch.input_dim; ++k) in.X(k, i) = rs.uniform_pm1();
     for (int i = 0; i < n; ++i) in.y(i) = rs.uniform_pm1();
@@ -171,17 +172,17 @@ Instance random_instance(const HomogeneousArchitecture& arch, int n, std::uint64
     return in;
 }
 
-std::vector<QVec> q_columns(const Eigen::MatrixXd& X) {
-    std::vector<QVec> cols;
+std::vector<RatVec> q_columns(const Eigen::MatrixXd& X) {
+    std::vector<RatVec> cols;
     for (Eigen::Index i = 0; i < X.cols(); ++i) {
-        QVec c;
+        RatVec c;
         for (Eigen::Index k = 0; k < X.rows(); ++k) c.push_back(Q(X(k, i)));
         cols.push_back(c);
     }
     return cols;
 }
-QVec q_vec(const Eigen::VectorXd& v) {
-    QVec q;
+RatVec q_vec(const Eigen::VectorXd& v) {
+    RatVec q;
     for (Eigen::Index i = 0; i < v.size(); ++i) q.push_back(Q(v(i)));
     return q;
 }
@@ -213,13 +214,13 @@ TEST_CASE("homogeneity order is 1 + p + ... + p^K and H(c w) = c^L H(w) holds ex
     CHECK(HomogeneousArchitecture::diagonal(5, 3).homogeneity_order() == 3);
     CHECK(HomogeneousArchitecture::feed_forward(20, {50}, HomActivation::square()).parameter_count() == 1050);
     for (const auto& arch : smooth_architectures()) {
-        const Instance in = random_instance(arch, 4, 7);
+        const TestInstance in = random_instance(arch, 4, 7);
         const auto X = q_columns(in.X);
-        const QVec w = q_vec(in.w);
-        QVec cw = w;
+        const RatVec w = q_vec(in.w);
+        RatVec cw = w;
         const Q c(3, 2);
         for (Q& e : cw) e *= c;
-        const QVec h = q_outputs(arch, X, w), hc = q_outputs(arch, X, cw);
+        const RatVec h = q_outputs(arch, X, w), hc = q_outputs(arch, X, cw);
         Q cL = 1;
         for (int k = 0; k < arch.homogeneity_order(); ++k) cL *= c;
         for (std::size_t i = 0; i < h.size(); ++i) CHECK(hc[i] == cL * h[i]);
@@ -234,17 +235,17 @@ TEMPLATE_TEST_CASE("NCF value, gradient and Hessian enclosures contain the exact
     for (const auto& arch : smooth_architectures()) {
         INFO(arch.describe());
         for (int rep = 0; rep < 2; ++rep) {
-            const Instance in = random_instance(arch, 5, seed++);
+            const TestInstance in = random_instance(arch, 5, seed++);
             const HomogeneousModel<I> model(arch, convert_matrix<I>(in.X, bits));
             const Ncf<I> ncf(model, ncf_weights<I>(convert_vector<I>(in.y, bits), SquareLossNormalization::paper()));
             const HessianResult<I> h = ncf.hessian(convert_vector<I>(in.w, bits));
             REQUIRE(h.status == EvalStatus::ok);
 
             const auto X = q_columns(in.X);
-            QVec yt = q_vec(in.y);
+            RatVec yt = q_vec(in.y);
             for (Q& e : yt) e *= 2;  // ytilde = 2y for the paper's loss (p - y)^2
             const int m = (arch.homogeneity_order() + 1) / 2 + 1;
-            const Exact ex = exact_derivatives([&](const QVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w), m);
+            const Exact ex = exact_derivatives([&](const RatVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w), m);
 
             CHECK(q_in(h.value, ex.value));
             CHECK(q_in(ncf.value(convert_vector<I>(in.w, bits)).outputs(0), ex.value));
@@ -269,15 +270,15 @@ TEMPLATE_TEST_CASE("NCF value, gradient and Hessian enclosures contain the exact
 TEST_CASE("the double evaluation (non-rigorous) agrees with the exact derivatives to 1e-12", "[homogeneous]") {
     for (const auto& arch : smooth_architectures()) {
         INFO(arch.describe());
-        const Instance in = random_instance(arch, 5, 999);
+        const TestInstance in = random_instance(arch, 5, 999);
         const HomogeneousModel<double> model(arch, in.X);
         const Ncf<double> ncf(model, ncf_weights<double>(in.y, SquareLossNormalization::paper()));
         const HessianResult<double> h = ncf.hessian(in.w);
         REQUIRE(h.status == EvalStatus::ok);
         const auto X = q_columns(in.X);
-        QVec yt = q_vec(in.y);
+        RatVec yt = q_vec(in.y);
         for (Q& e : yt) e *= 2;
-        const Exact ex = exact_derivatives([&](const QVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w),
+        const Exact ex = exact_derivatives([&](const RatVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w),
                                            (arch.homogeneity_order() + 1) / 2 + 1);
         for (int j = 0; j < arch.parameter_count(); ++j) {
             CHECK(std::abs(h.gradient(j) - ex.grad[j].get_d()) < 1e-12);
@@ -289,15 +290,15 @@ TEST_CASE("the double evaluation (non-rigorous) agrees with the exact derivative
 
 TEST_CASE("the containment check rejects an exact reference moved by one part in 1e9 (teeth)", "[homogeneous]") {
     const auto arch = HomogeneousArchitecture::feed_forward(3, {3, 2}, HomActivation::square());
-    const Instance in = random_instance(arch, 5, 4242);
+    const TestInstance in = random_instance(arch, 5, 4242);
     const HomogeneousModel<IntervalD> model(arch, convert_matrix<IntervalD>(in.X, 53));
     const Ncf<IntervalD> ncf(model, ncf_weights<IntervalD>(convert_vector<IntervalD>(in.y, 53), {}));
     const HessianResult<IntervalD> h = ncf.hessian(convert_vector<IntervalD>(in.w, 53));
     REQUIRE(h.status == EvalStatus::ok);
     const auto X = q_columns(in.X);
-    QVec yt = q_vec(in.y);
+    RatVec yt = q_vec(in.y);
     for (Q& e : yt) e *= 2;
-    const Exact ex = exact_derivatives([&](const QVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w), 5);
+    const Exact ex = exact_derivatives([&](const RatVec& p) { return q_ncf(arch, X, yt, p); }, q_vec(in.w), 5);
     CHECK(q_in(h.hessian(0, 7), ex.hess[0][7]));
     CHECK_FALSE(q_in(h.hessian(0, 7), ex.hess[0][7] * Q(1000000001, 1000000000) + Q(1, 1000000000)));
 }
@@ -308,7 +309,7 @@ TEMPLATE_TEST_CASE("Euler identities u^T grad N = L N and Hess N u = (L-1) grad 
     const long bits = bits_for<I>();
     for (const auto& arch : smooth_architectures()) {
         INFO(arch.describe());
-        const Instance in = random_instance(arch, 6, 31337);
+        const TestInstance in = random_instance(arch, 6, 31337);
         const HomogeneousModel<I> model(arch, convert_matrix<I>(in.X, bits));
         const Ncf<I> ncf(model, ncf_weights<I>(convert_vector<I>(in.y, bits), {}));
         const Vec<I> u = convert_vector<I>(in.w, bits);

@@ -4,7 +4,8 @@
 
 #include <cmath>
 
-#include "flowcert/nets.hpp"
+#include "flowcert/nets/ncf.hpp"
+#include "flowcert/nets/random.hpp"
 
 using namespace flowcert;
 using namespace flowcert::nets;
