@@ -2,6 +2,7 @@
 #include <flowcert/taylor.hpp>
 
 #include <cmath>
+#include <random>
 
 using namespace flowcert;
 using namespace flowcert::taylor;
@@ -9,6 +10,7 @@ using namespace flowcert::taylor;
 namespace {
 const Precision kRef(300);
 IntervalMp ref_int(long k) { return IntervalMp::from_integer(k, kRef); }
+IntervalMp R300(long k) { return IntervalMp::from_integer(k, kRef); }
 bool encloses(const IntervalD& enc, const IntervalMp& exact) { return subset(exact, to_interval_mp(enc, kRef)); }
 
 // Taylor coefficients of y(t) = y0 + int_0^t g(s) ds from the field (t' = 1, y' = g(t)):
@@ -125,4 +127,69 @@ TEST_CASE("the double evaluator (non-rigorous predictor) lies inside the interva
             // the double run rounds 8/3 and every operation: it is near, not necessarily inside
             REQUIRE(std::fabs(d - mid(e)) <= 1e-12 * (1 + mag(e)) + width(e));
         }
+}
+
+TEST_CASE("IntervalD coefficients over random boxes (fast midpoint-radius products) contain the 300-bit coefficients of points inside") {
+    // Lorenz and a cubic field with cancellation; random centres of both signs, radii from 0 to 10.
+    const char* formulas[] = {"var:x,y,z; par:s,r,b; fun:s*(y-x), x*(r-z)-y, x*y-b*z;",
+                              "var:x,y,z; par:s,r,b; fun:x*x*y - y*y*x + s*z^3, (x-y)*(x+y)*r - z^2, b*x*y*z - x;"};
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    for (const char* text : formulas) {
+        auto f = *parse_formula(text).field;
+        TaylorEvaluator<IntervalD> ed(f, {IntervalD(10), IntervalD(28), IntervalD::from_decimal("8/3")});
+        TaylorEvaluator<IntervalMp> em(f, {R300(10), R300(28), IntervalMp::from_decimal("8/3", kRef)}, 300);
+        for (int trial = 0; trial < 200; ++trial) {
+            const double rad = trial % 4 == 0 ? 0.0 : std::pow(10.0, -12 + 13 * (U(rng) + 1) / 2);
+            std::vector<IntervalD> xd;
+            std::vector<IntervalMp> xm;
+            for (int i = 0; i < 3; ++i) {
+                const double c = 20 * U(rng);
+                xd.push_back(IntervalD::bounds(c - rad, c + rad));
+                xm.push_back(to_interval_mp(xd.back(), kRef));
+            }
+            const bool c1 = trial % 2 == 1;
+            const int K = 20;
+            if (rad > 0)  // an exact point of the box: its coefficients must lie in the box's
+                for (int i = 0; i < 3; ++i) {
+                    const double p = std::min(std::max(mid(xd[i]) + rad * U(rng), lower(xd[i])), upper(xd[i]));
+                    xm[i] = IntervalMp::exact(p, kRef);
+                }
+            REQUIRE((c1 ? ed.compute_c1(xd, K) : ed.compute(xd, K)).ok());
+            REQUIRE((c1 ? em.compute_c1(xm, K) : em.compute(xm, K)).ok());
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k <= K; ++k) {
+                    {  // the MPFR enclosure of a point is far thinner than the double one
+                        INFO("trial " << trial << " i " << i << " k " << k);
+                        REQUIRE(subset(em.coeff(i, k), to_interval_mp(ed.coeff(i, k), kRef)));
+                        if (c1)
+                            for (int j = 0; j < 3; ++j)
+                                REQUIRE(subset(em.dcoeff(i, k, j), to_interval_mp(ed.dcoeff(i, k, j), kRef)));
+                    }
+                }
+        }
+    }
+}
+
+TEST_CASE("a product of exact points through the fast kernel encloses the exact product, coefficient by coefficient") {
+    // x_1 = x0 y0 and x_{k+1} = (x y)_k / (k+1) come straight out of the product kernel.
+    auto f = *parse_formula("var:x,y; fun: x*y, x^2 - y;").field;
+    TaylorEvaluator<IntervalD> ed(f, {});
+    TaylorEvaluator<IntervalMp> em(f, {}, 600);
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> U(-3.0, 3.0);
+    for (int trial = 0; trial < 500; ++trial) {
+        const double a = U(rng), b = U(rng);
+        REQUIRE(ed.compute_c1(std::vector<IntervalD>{IntervalD::exact(a), IntervalD::exact(b)}, 12).ok());
+        REQUIRE(em.compute_c1(std::vector<IntervalMp>{IntervalMp::exact(a, Precision(600)),
+                                                      IntervalMp::exact(b, Precision(600))},
+                              12)
+                    .ok());
+        for (int i = 0; i < 2; ++i)
+            for (int k = 0; k <= 12; ++k) {
+                REQUIRE(subset(em.coeff(i, k), to_interval_mp(ed.coeff(i, k), Precision(600))));
+                for (int j = 0; j < 2; ++j)
+                    REQUIRE(subset(em.dcoeff(i, k, j), to_interval_mp(ed.dcoeff(i, k, j), Precision(600))));
+            }
+    }
 }

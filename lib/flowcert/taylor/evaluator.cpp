@@ -14,6 +14,8 @@
 #include <gmp.h>
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <stdexcept>
 
 namespace flowcert::taylor {
@@ -75,7 +77,62 @@ template <> struct Scalar<IntervalMp> {
     static IntervalMp sq(const IntervalMp& x) { return sqr(x); }
 };
 
+// ---- fast convolution for IntervalD (midpoint-radius, round to nearest) ---------------
+// For intervals a_i in <am_i, ar_i>, b_i in <bm_i, br_i> (|a_i - am_i| <= ar_i):
+//   sum a_i b_i in s +- R,  s = fl(sum fl(am_i bm_i)),
+//   R >= gamma_n sum |am_i bm_i| + sum (|am_i| br_i + ar_i (|bm_i| + br_i)) + underflow,
+// [Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., Lemma 3.1 and eq. (3.5):
+//  |fl(x^T y) - x^T y| <= gamma_n |x|^T |y|; Rump, "Fast and parallel interval arithmetic",
+//  BIT 39 (1999), midpoint-radius products]. With u = 2^-53 and n u < 0.01:
+//  gamma_n sum|am bm| <= gamma_n (1+u)(1+gamma_{n-1}) A_fl <= 2(n+2) u A_fl, A_fl = fl(sum |fl(am bm)|);
+//  a nonnegative sum/product expression of k roundings satisfies true <= fl (1-u)^-k, so
+//  rho_true <= (1 + 2(n+3)u) rho_fl; every product that underflows errs by at most eta/2 in
+//  absolute terms, covered by 8(n+1) eta. The final combination is rounded upward.
+struct MidRadAcc {
+    double s = 0, A = 0, rho = 0;
+    int n = 0;
+    void add(double am, double ar, double bm, double br) {
+        const double p = am * bm;
+        s += p;
+        A += std::fabs(p);
+        rho += std::fabs(am) * br + ar * (std::fabs(bm) + br);
+        ++n;
+    }
+    // false if something is not finite (then the caller uses interval arithmetic).
+    bool result(IntervalD& out) const {
+        if (!std::isfinite(s) || !std::isfinite(A) || !std::isfinite(rho) || n > 100000) return false;
+        constexpr double u = 0x1p-53;
+        const double eta = std::numeric_limits<double>::denorm_min();
+        const double c1 = 2.0 * (n + 2) * u;                 // exact
+        const double c2 = 1.0 + static_cast<double>(n + 3) * 0x1p-52;  // exact: 1 + 2(n+3)u
+        double R = rounding::add(rounding::mul(c1, A, +1), rounding::mul(c2, rho, +1), +1);
+        R = rounding::add(R, rounding::mul(8.0 * (n + 1), eta, +1), +1);
+        if (!std::isfinite(R)) return false;
+        out = IntervalD::bounds(rounding::add(s, -R, -1), rounding::add(s, R, +1));
+        return true;
+    }
+};
+
+inline void midrad(const IntervalD& x, double& m, double& r) {
+    const double lo = x.lower(), hi = x.upper();
+    m = 0.5 * lo + 0.5 * hi;  // a double in [lo, hi] (halving is exact above the subnormal range)
+    if (!(m >= lo && m <= hi)) m = lo;  // subnormal corner case or infinite bounds
+    r = std::max(rounding::add(hi, -m, +1), rounding::add(m, -lo, +1));  // upward: [lo,hi] in m +- r
+}
+
 }  // namespace
+
+template <class T>
+void TaylorEvaluator<T>::fill_midrad(int id, int k, bool c1) {
+    if constexpr (std::is_same_v<T, IntervalD>) {
+        const std::size_t e = static_cast<std::size_t>(id) * stride_ + k;
+        midrad(val_[e], vm_[e], vr_[e]);
+        if (c1)
+            for (int j = 0; j < n_; ++j) midrad(der_[e * n_ + j], dm_[e * n_ + j], dr_[e * n_ + j]);
+    } else {
+        (void)id, (void)k, (void)c1;
+    }
+}
 
 template <class T>
 TaylorEvaluator<T>::TaylorEvaluator(const VectorField& field, std::vector<T> params, long bits)
@@ -104,6 +161,12 @@ void TaylorEvaluator<T>::reserve(int order) {
     aux_.assign(N * stride_, one_[1]);
     der_.assign(N * stride_ * n_, one_[1]);
     aux_der_.assign(N * stride_ * n_, one_[1]);
+    if constexpr (std::is_same_v<T, IntervalD>) {
+        vm_.assign(N * stride_, 0.0);
+        vr_.assign(N * stride_, 0.0);
+        dm_.assign(N * stride_ * n_, 0.0);
+        dr_.assign(N * stride_ * n_, 0.0);
+    }
     for (std::size_t id = 0; id < N; ++id)
         if (nodes_[id].op == Op::Param || nodes_[id].op == Op::Const) val_[id * stride_] = const_values_[id];
 }
@@ -137,6 +200,7 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
         val_[i * stride_] = x0[i];
         if (c1)
             for (int j = 0; j < n_; ++j) der_[(i * stride_) * n_ + j] = one_[i == j ? 0 : 1];
+        fill_midrad(i, 0, c1);
     }
     // For order 0 we still evaluate the nodes once, so evaluate() can read f(x0).
     const int kmax = order == 0 ? 0 : order - 1;
@@ -144,6 +208,7 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
         for (std::size_t id = n_; id < N; ++id) {
             EvalResult r = eval_node(static_cast<int>(id), k, c1);
             if (!r.ok()) return r;
+            fill_midrad(static_cast<int>(id), k, c1 && !nodes_[id].constant);
         }
         if (order == 0) break;
         // x_{k+1} = f_k / (k+1)
@@ -153,6 +218,7 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
             if (c1)
                 for (int j = 0; j < n_; ++j)
                     der_[(i * stride_ + k + 1) * n_ + j] = der_[(o * stride_ + k) * n_ + j] / (k + 1);
+            fill_midrad(i, k + 1, c1);
         }
     }
     for (int i = 0; i < n_; ++i)
@@ -161,6 +227,39 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
                 return {EvalStatus::non_finite, "Taylor coefficient " + std::to_string(k) + " of variable " +
                                                     std::to_string(i) + " is not finite"};
     return {};
+}
+
+// Mul/Sqr node at order k with the midpoint-radius kernel (IntervalD only); false if it
+// could not be used (non-finite data), then the interval code runs.
+template <class T>
+bool TaylorEvaluator<T>::fast_mul(int id, int k, bool c1) {
+    if constexpr (std::is_same_v<T, IntervalD>) {
+        const Node& nd = nodes_[id];
+        const int b = nd.op == Op::Sqr ? nd.a : nd.b;
+        const std::size_t S = stride_, n = static_cast<std::size_t>(n_);
+        const std::size_t ua = static_cast<std::size_t>(nd.a) * S, vb = static_cast<std::size_t>(b) * S;
+        MidRadAcc acc;
+        for (int i = 0; i <= k; ++i) acc.add(vm_[ua + i], vr_[ua + i], vm_[vb + k - i], vr_[vb + k - i]);
+        IntervalD w;
+        if (!acc.result(w)) return false;
+        if (c1)
+            for (std::size_t m = 0; m < n; ++m) {
+                MidRadAcc d;
+                for (int i = 0; i <= k; ++i) {
+                    const std::size_t ei = (ua + i) * n + m, fk = (vb + k - i) * n + m;
+                    d.add(dm_[ei], dr_[ei], vm_[vb + k - i], vr_[vb + k - i]);
+                    d.add(vm_[ua + i], vr_[ua + i], dm_[fk], dr_[fk]);
+                }
+                // written in place: only the mid-rad copies of the operands are read here, and on
+                // failure the interval code below overwrites everything
+                if (!d.result(der_[(static_cast<std::size_t>(id) * S + k) * n + m])) return false;
+            }
+        val_[static_cast<std::size_t>(id) * S + k] = w;
+        return true;
+    } else {
+        (void)id, (void)k, (void)c1;
+        return false;
+    }
 }
 
 template <class T>
@@ -218,6 +317,9 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
                 if (c1)
                     for (int m = 0; m < n; ++m) Dw(dw, k, m) = D(du, k, m) * v[0];
             } else {
+                if constexpr (std::is_same_v<T, IntervalD>) {
+                    if (fast_mul(id, k, c1)) return {};
+                }
                 T acc = u[0] * v[k];
                 for (int i = 1; i <= k; ++i) acc += u[i] * v[k - i];
                 w[k] = acc;
@@ -230,6 +332,9 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
             }
             return {};
         case Op::Sqr: {
+            if constexpr (std::is_same_v<T, IntervalD>) {
+                if (fast_mul(id, k, c1)) return {};
+            }
             // w_k = 2 sum_{i < k-i} u_i u_{k-i} + u_{k/2}^2 (k even)
             T acc = (k % 2 == 0) ? Scalar<T>::sq(u[k / 2]) : u[0] * u[k];
             if (k % 2 == 0) {

@@ -74,6 +74,10 @@ private:
     std::vector<T> val_, der_, aux_, aux_der_;
     std::vector<signed char> relu_sign_;
     std::vector<T> one_;  // 1 and 0 at the right precision, for seeding
+    // IntervalD only: midpoint-radius copies of val_/der_ for the fast convolution kernel.
+    std::vector<double> vm_, vr_, dm_, dr_;
+    void fill_midrad(int id, int k, bool c1);
+    bool fast_mul(int id, int k, bool c1);
 
     void reserve(int order);
     EvalResult run(std::span<const T> x0, int order, bool c1);
