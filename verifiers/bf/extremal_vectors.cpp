@@ -78,6 +78,19 @@ void run(cert::Context& ctx) {
         }
     }
     R.add_plot(circle);
+    {
+        cert::Table& E = R.table("strict local extrema of G on the circle (exact positions)",
+                                 {"kind", "cone u", "direction (exact)", "G at the unit direction"});
+        int imax = 0, imin = 0;
+        for (const auto& c : cones.cones) {
+            const bool mx = c.critical == nets::Critical::strict_local_max, mn = c.critical == nets::Critical::strict_local_min;
+            if (!mx && !mn) continue;
+            const IntervalMp g = c.G_critical.enclose(bits);
+            const std::string nm = mx ? "local max " + std::to_string(++imax) : "local min " + std::to_string(++imin);
+            Q.set(nm + " G", g);
+            E.add_row({nm, signs_str(c.u), vec_str(c.critical_dir), to_string(g, 15)});
+        }
+    }
 
     R.check_true("Lemma 2: families of <= d vectors d1l(0,y_k) x_k independent", "[BF2025, Lemma 2]", K.lemma2_independence,
                  K.lemma2_independence ? "every d1l(0,y_k) x_k is non-zero and no two are parallel (exact)"
