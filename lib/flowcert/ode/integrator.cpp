@@ -56,7 +56,7 @@ public:
     Lohner(const taylor::VectorField& f, const std::vector<I>& params, const Options& opt, long bits)
         : opt_(opt), bits_(bits), n_(f.dimension()), p_(opt.order),
           ec_(f, params, bits), ex_(f, params, bits), ej_(f, params, bits), ey_(f, params, bits) {
-        q_ = opt.jacobian_order > 0 ? std::min(opt.jacobian_order, p_) : std::max(1, p_ / 2);
+        q_ = opt.jacobian_order > 0 ? std::min(opt.jacobian_order, p_) : p_;
         if (opt.c1) q_ = p_;  // the C^1 result needs the full DT_p
         zero_ = IntervalTraits<I>::from_integer(0, bits);
         one_ = IntervalTraits<I>::from_integer(1, bits);

@@ -48,7 +48,7 @@ struct Options {
     int order = 20;                 // Taylor order p
     double tolerance = 0;           // local error target per step, relative to max(1, |x|); 0: 2^-bits / 100
     // Order q <= p of the Jacobian DT_q([X],h) of the mean-value form; the terms q+1..p enter as a
-    // box sum_{k>q} h^k (x_k([X]) - x_k(c)) (cheaper: the C^1 recurrences cost ~ n q^2). 0: p/2.
+    // box sum_{k>q} h^k (x_k([X]) - x_k(c)) (cheaper: the C^1 recurrences cost ~ n q^2). 0: q = p.
     // Ignored (q = p) when c1 is set.
     int jacobian_order = 0;
     double min_step = 1e-10;        // below this a failing step is reported as a failure
