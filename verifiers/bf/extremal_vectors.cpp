@@ -102,7 +102,7 @@ void run(cert::Context& ctx) {
                  K.no_saddle ? "every Clarke-critical direction of G on the circle with D(w,0) != 0 is a strict local "
                                "maximum or minimum (exact one-sided derivatives at every ray, exact position of D_u in "
                                "every sector)"
-                             : K.no_saddle_reason);
+                             : (K.no_saddle_reason.empty() ? K.reason : K.no_saddle_reason));
     R.check_true("Lemma 3: an extremal vector exists", "[BF2025, Lemma 3]", K.n_extremal >= 1,
                  std::to_string(K.n_extremal) + " cone(s) carry an extremal vector");
     if (in.has("expected_extremal"))
