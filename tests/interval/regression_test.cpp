@@ -139,3 +139,12 @@ TEST_CASE("the IntervalD rounding policy converts large integers outward") {
     mpq_clears(q, l, h, one, nullptr);
     CHECK(rnd.conv_down(12345) == 12345.0);
 }
+
+TEST_CASE("[inf, inf] is rejected as an interval of reals by both back ends") {
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_AS(IntervalD::bounds(inf, inf), std::invalid_argument);
+    CHECK_THROWS_AS(IntervalD::bounds(-inf, -inf), std::invalid_argument);
+    CHECK_THROWS_AS(IntervalMp::bounds(inf, inf, Precision(64)), std::invalid_argument);
+    CHECK_THROWS_AS(IntervalMp::exact(-inf, Precision(64)), std::invalid_argument);
+    CHECK_NOTHROW(IntervalMp::bounds(-inf, inf, Precision(64)));
+}

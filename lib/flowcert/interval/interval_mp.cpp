@@ -98,6 +98,8 @@ IntervalMp IntervalMp::from_integer(long long k, Precision p) {
 
 IntervalMp IntervalMp::bounds(double lo, double hi, Precision p) {
     if (!(lo <= hi)) throw std::invalid_argument("IntervalMp::bounds: need lo <= hi (and no NaN)");
+    if (lo == std::numeric_limits<double>::infinity() || hi == -std::numeric_limits<double>::infinity())
+        throw std::invalid_argument("IntervalMp::bounds: an interval of reals cannot be [inf, inf]");
     IntervalMp r(p);
     mpfi_interv_d(r.v_, lo, hi);  // outward if p < 53
     return r;
@@ -130,6 +132,8 @@ IntervalMp IntervalMp::pi(Precision p) { IntervalMp r(p); mpfi_const_pi(r.v_); r
 IntervalMp IntervalMp::ln2(Precision p) { IntervalMp r(p); mpfi_const_log2(r.v_); return r; }
 IntervalMp IntervalMp::from_mpfr(mpfr_srcptr lo, mpfr_srcptr hi, Precision p) {
     if (!(mpfr_lessequal_p(lo, hi))) throw std::invalid_argument("IntervalMp::from_mpfr: need lo <= hi");
+    if ((mpfr_inf_p(lo) && mpfr_sgn(lo) > 0) || (mpfr_inf_p(hi) && mpfr_sgn(hi) < 0))
+        throw std::invalid_argument("IntervalMp::from_mpfr: an interval of reals cannot be [inf, inf]");
     IntervalMp r(p);
     mpfi_interv_fr(r.v_, lo, hi);
     return r;
