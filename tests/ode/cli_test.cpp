@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <fstream>
+
 using namespace flowcert;
 using flowcert::ode::integrate_cli;
 
@@ -92,4 +95,32 @@ TEST_CASE("flowcert integrate exits 2 with the failure reason when a step cannot
     auto k = integrate_cli({"--formula", "var:x; fun:relu(x)-1;", "--init", "0", "--radius", "0.1", "--time", "1"});
     REQUIRE(k.exit_code == 2);
     REQUIRE(k.out.find("relu_kink") != std::string::npos);
+}
+
+TEST_CASE("a TOML case file gives the same fields as the options, and options override it") {
+    const std::string path = "/tmp/flowcert_cli_test_case.toml";
+    {
+        std::ofstream f(path);
+        f << "formula = \"var:x,y,z; par:s,r,b; fun:s*(y-x),x*(r-z)-y,x*y-b*z;\"\n"
+          << "params = { s = 10, r = \"28\", b = \"8/3\" }\n"
+          << "init = [\"1\", \"1\", 1]\ntime = \"1/2\"\noutput_times = [\"0.25\"]\n";
+    }
+    auto r = integrate_cli({path, "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["time"] == "1/2");
+    REQUIRE(j["outputs"].size() == 1);
+    auto o = integrate_cli({path, "--time", "1", "--json"});
+    REQUIRE(o.exit_code == 0);
+    REQUIRE(nlohmann::json::parse(o.out)["time"] == "1");
+    {
+        std::ofstream f(path);
+        f << "formula = \"var:x; fun:-x;\"\ninit = [1]\ntime = 0.1\n";
+    }
+    auto bad = integrate_cli({path});
+    REQUIRE(bad.exit_code == 3);
+    REQUIRE(bad.out.empty());
+    REQUIRE(bad.err.find("not exact") != std::string::npos);
+    std::remove(path.c_str());
 }

@@ -2,6 +2,7 @@
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,8 @@ const char* kUsage =
     "         --init V1,V2,... [--radius R] --time T [--order P] [--precision BITS]\n"
     "         [--output-times T1,T2,...] [--tolerance TOL] [--min-step H] [--jacobian-order Q] [--json]\n"
     "Numbers are exact decimals (0.1, 2.5e-3) or rationals (8/3).\n"
+    "CASE.toml holds the same fields: formula, params = {s = \"10\"}, init = [\"1\", ...], radius, time, order,\n"
+    "precision, output_times = [...] (numbers as strings or integers); options on the command line override it.\n"
     "Exit 0: enclosure reached T; 2: a step could not be validated; 3: bad input.\n";
 
 struct BadInput : std::runtime_error {
@@ -70,11 +73,70 @@ double parse_positive_double(const std::string& opt, const std::string& v) {
     return upper(x);  // a step-control parameter only (not part of any enclosure)
 }
 
+// A TOML number field: a string (exact decimal/rational) or an integer; floats are refused
+// because a TOML float has already been rounded.
+std::string toml_number(const toml::node& n, const std::string& key) {
+    if (auto s = n.value<std::string>()) {
+        if (!is_number(*s)) throw BadInput("case file: " + key + ": not a number: '" + *s + "'");
+        return *s;
+    }
+    if (n.is_integer()) return std::to_string(*n.value<long long>());
+    throw BadInput("case file: " + key + ": write numbers as strings (\"0.1\") or integers; a TOML float is not exact");
+}
+
+void load_case(const std::string& path, Request& q, bool& have_formula, bool& have_init, bool& have_time) {
+    toml::table t;
+    try {
+        t = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+        throw BadInput("case file " + path + ": " + std::string(e.description()));
+    }
+    for (auto&& [k, node] : t) {
+        const std::string key(k.str());
+        if (key == "formula") {
+            auto s = node.value<std::string>();
+            if (!s) throw BadInput("case file: formula must be a string");
+            q.formula = *s;
+            have_formula = true;
+        } else if (key == "params") {
+            auto* tab = node.as_table();
+            if (!tab) throw BadInput("case file: params must be a table name = value");
+            for (auto&& [pk, pv] : *tab) q.params.emplace_back(std::string(pk.str()), toml_number(pv, "params"));
+        } else if (key == "init" || key == "output_times") {
+            auto* arr = node.as_array();
+            if (!arr) throw BadInput("case file: " + key + " must be an array");
+            std::vector<std::string> v;
+            for (auto&& e : *arr) v.push_back(toml_number(e, key));
+            (key == "init" ? q.init : q.output_times) = v;
+            if (key == "init") have_init = true;
+        } else if (key == "radius") {
+            q.radius = toml_number(node, key);
+        } else if (key == "time") {
+            q.time = toml_number(node, key);
+            have_time = true;
+        } else if (key == "order") {
+            q.order = parse_int("order", toml_number(node, key), 1, 200);
+        } else if (key == "precision") {
+            q.precision = parse_int("precision", toml_number(node, key), 53, 100000);
+        } else {
+            throw BadInput("case file: unknown key '" + key + "'");
+        }
+    }
+}
+
 Request parse_args(const std::vector<std::string>& args) {
     Request q;
     bool have_formula = false, have_init = false, have_time = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].rfind("--", 0) == 0) {
+            if (args[i].find('=') == std::string::npos && args[i] != "--json") ++i;  // skip its value
+            continue;
+        }
+        load_case(args[i], q, have_formula, have_init, have_time);
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
         std::string a = args[i], v;
+        if (a.rfind("--", 0) != 0) continue;  // the case file, loaded above
         bool has_inline = false;
         if (a.rfind("--", 0) == 0) {
             if (auto eq = a.find('='); eq != std::string::npos) {
@@ -134,6 +196,12 @@ Request parse_args(const std::vector<std::string>& args) {
             throw BadInput("unknown argument '" + args[i] + "'");
         }
     }
+    if (have_time) {
+        if (!is_number(q.time)) throw BadInput("--time: not a number: '" + q.time + "'");
+        if (!certainly_positive(IntervalMp::from_decimal(q.time, Precision(4096))))
+            throw BadInput("--time must be positive, got '" + q.time + "'");
+    }
+    if (certainly_negative(IntervalD::from_decimal(q.radius))) throw BadInput("--radius must not be negative");
     if (!have_formula) throw BadInput("--formula is required");
     if (!have_init) throw BadInput("--init is required");
     if (!have_time) throw BadInput("--time is required");
