@@ -294,7 +294,7 @@ int run_certify(int argc, char** argv) {
     std::printf("\n%-26s %-40s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
     for (const auto& o : outs) {
         ok += o.ok;
-        std::printf("%-26s %-40s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
+        std::printf("%-26s %-46s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
                     o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
     }
     std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());

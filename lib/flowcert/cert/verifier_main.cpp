@@ -20,7 +20,24 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         ->check(CLI::Range(2L, 100000L));
     app.add_flag("--json", json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", quiet, "no progress lines on stderr");
-    app.footer("Exit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure, 5 internal error.");
+    std::string keys = "Case file keys (besides verifier, expect, labels, description, precision):\n";
+    std::function<void(const CaseSchema&, const std::string&)> list = [&](const CaseSchema& schema, const std::string& indent) {
+        for (const auto& k : schema) {
+            keys += indent + k.name + " (" + std::string(to_string(k.type)) + (k.required ? "" : ", optional");
+            switch (k.constraint) {
+                case Constraint::positive: keys += ", > 0"; break;
+                case Constraint::nonnegative: keys += ", >= 0"; break;
+                case Constraint::unit_interval: keys += ", in [0, 1]"; break;
+                case Constraint::nonempty: keys += ", nonempty"; break;
+                default: break;
+            }
+            for (std::size_t i = 0; i < k.choices.size(); ++i) keys += (i ? " | " : "; one of ") + k.choices[i];
+            keys += "): " + k.description + "\n";
+            if (!k.fields.empty()) list(k.fields, indent + "    ");
+        }
+    };
+    list(spec.schema, "  ");
+    app.footer(keys + "\nExit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure, 5 internal error.");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
