@@ -266,3 +266,32 @@ TEST_CASE("invalid arguments are reported as invalid_input, not as a result") {
     REQUIRE(integrate<IntervalD>(f, {IntervalD(1)}, {IntervalD(1)}, IntervalD(1), {}, Options{}, 53).status ==
             Status::invalid_input);
 }
+
+TEST_CASE("C^1 enclosures of nonlinear flows contain the exact derivative with respect to x0") {
+    Options opt;
+    opt.c1 = true;
+    SECTION("x' = x^2: d x(T) / d x0 = 1 / (1 - x0 T)^2") {
+        auto f = field("var:x; fun:x^2;");
+        auto res = run<IntervalD>(f, {}, {D("0.5")}, D("1.5"), opt);
+        const IntervalMp d = R(1) / sqr(R(1) - Rd("0.5") * Rd("1.5"));
+        REQUIRE(encloses(res.final_derivative[0], d));
+        REQUIRE(width(res.final_derivative[0]) < 1e-11);
+    }
+    SECTION("logistic, from a box: d x(T)/d x0 = e^T / (1 - x0 + x0 e^T)^2 for every x0 of the box") {
+        auto f = field("var:x; fun:x*(1-x);");
+        const IntervalD box = D("0.1") + IntervalD::bounds(-1e-4, 1e-4);
+        auto res = run<IntervalD>(f, {}, {box}, IntervalD(3), opt);
+        const IntervalMp e = exp(R(3));
+        for (double x0 : {lower(box), mid(box), upper(box)}) {
+            const IntervalMp x = IntervalMp::exact(x0, kRef);
+            REQUIRE(encloses(res.final_derivative[0], e / sqr(R(1) - x + x * e)));
+        }
+        REQUIRE(width(res.final_derivative[0]) < 1e-2);
+    }
+    SECTION("Lorenz to T = 5: the derivative enclosure stays narrow (Lohner form, no wrapping blow-up)") {
+        auto f = field("var:x,y,z; par:s,r,b; fun:s*(y-x), x*(r-z)-y, x*y-b*z;");
+        auto res = run<IntervalD>(f, {IntervalD(10), IntervalD(28), D("8/3")}, std::vector<IntervalD>(3, IntervalD(1)),
+                                  IntervalD(5), opt);
+        for (const auto& v : res.final_derivative) REQUIRE(width(v) < 1e-7);
+    }
+}

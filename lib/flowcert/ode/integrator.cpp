@@ -74,7 +74,9 @@ public:
         C_ = detail::identity<I>(n_, bits_);
         B_ = C_;
         Binv_ = C_;
-        V_ = C_;
+        VA_ = C_;
+        VB_ = C_;
+        VE_ = Mat<I>(n_, n_, zero_);
         t_ = zero_;
     }
 
@@ -83,7 +85,12 @@ public:
         return x;
     }
     const I& time() const { return t_; }
-    std::vector<I> derivative() const { return V_.a; }
+    // D_x0 phi in VA + VB VE (the C^1 analogue of the doubleton, see try_step).
+    std::vector<I> derivative() const {
+        Mat<I> V = detail::mul(VB_, VE_);
+        for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] += VA_.a[e];
+        return V.a;
+    }
 
     // Advances the set to the time `stop` (which must not be before the current time).
     Outcome advance_to(const I& stop, Result<I>& res) {
@@ -134,7 +141,8 @@ private:
     I zero_, one_, t_;
     double tol_;
     Vec<I> c_, R0_, R_;
-    Mat<I> C_, B_, Binv_, V_;
+    Mat<I> C_, B_, Binv_;
+    Mat<I> VA_, VB_, VE_;  // derivative: point matrix + orthogonal basis x interval error matrix
 
     Outcome fail(Status s, std::string reason, const Vec<I>& X, Result<I>& res) {
         res.offending_set = X;
@@ -278,9 +286,40 @@ private:
                 const I rij = hp1 * s * E;
                 for (int j = 0; j < n; ++j) Jfull(i, j) += rij;
             }
-            V_ = detail::mul(Jfull, V_);
-            for (const auto& v : V_.a)
+            // Lohner form for the derivative [Zgliczynski 2002]: V = A + B E,
+            //   J V = mid(J A) + [(J A - mid(J A)) + (J B) E],  B' = Q of mid(J B),
+            //   E' = B'^{-1} (J A - mid(J A)) + (B'^{-1} J B) E.
+            const Mat<I> JA = detail::mul(Jfull, VA_);
+            Mat<I> A_new = JA, dA = JA;
+            for (std::size_t e = 0; e < JA.a.size(); ++e) {
+                A_new.a[e] = detail::point_mid(JA.a[e]);
+                dA.a[e] = JA.a[e] - A_new.a[e];
+            }
+            const Mat<I> JVB = detail::mul(Jfull, VB_);
+            std::vector<double> M(static_cast<std::size_t>(n) * n), wts(n, 0.0);
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) M[i * n + j] = mid(JVB(i, j));
+            for (int j = 0; j < n; ++j) {
+                double s2 = 0, we = 0;
+                for (int i = 0; i < n; ++i) s2 += M[i * n + j] * M[i * n + j];
+                for (int m = 0; m < n; ++m) we = std::max(we, width(VE_(j, m)));
+                wts[j] = std::sqrt(s2) * we;
+            }
+            const std::vector<double> Qv = detail::householder_q(M, n, wts);
+            Mat<I> VQ(n, n, zero_), VQinv;
+            for (std::size_t e = 0; e < Qv.size(); ++e) VQ.a[e] = IntervalTraits<I>::exact(Qv[e], bits_);
+            if (!detail::orthogonal_inverse(VQ, bits_, VQinv)) {
+                VQ = detail::identity<I>(n, bits_);
+                VQinv = VQ;
+            }
+            Mat<I> E_new = detail::mul(detail::mul(VQinv, JVB), VE_);
+            const Mat<I> QdA = detail::mul(VQinv, dA);
+            for (std::size_t e = 0; e < E_new.a.size(); ++e) E_new.a[e] += QdA.a[e];
+            for (const auto& v : E_new.a)
                 if (!is_bounded(v)) return {Status::non_finite, "the derivative enclosure is not finite"};
+            VA_ = std::move(A_new);
+            VB_ = std::move(VQ);
+            VE_ = std::move(E_new);
         }
         if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, Z});
         c_ = std::move(c_new);

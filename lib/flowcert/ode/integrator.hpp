@@ -12,7 +12,7 @@
 //     kept as a doubleton c + C r0 + B r and B from a QR factorization against wrapping
 //     [Lohner 1987; CAPD's doubleton: Zgliczynski, Found. Comput. Math. 2 (2002)];
 //  5. C^1: Dphi_h in DT_p([X],h) + h^{p+1} D x_{p+1}(Y) V(Y), |V| <= exp(h ||Df(Y)||) by Gronwall,
-//     composed along the steps [Zgliczynski 2002];
+//     composed along the steps in the Lohner form V = A + B E [Zgliczynski 2002];
 //  6. step size from the last Taylor terms at the centre (heuristic, non-rigorous: it only
 //     chooses h; every accepted step is validated), halved when validation fails.
 // Failure is a value: Result::status names the reason, with the time and the offending set.
