@@ -12,6 +12,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <cstdio>
+#include <cstdlib>
 
 namespace flowcert::nets {
 
@@ -232,7 +234,7 @@ struct StepOutcome {
     StepFail fail = StepFail::none;
     std::string reason;
     double h_suggest = 0;
-    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0;
+    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0, validation_iterations = 0;
 };
 
 class Engine {
@@ -312,8 +314,13 @@ bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
             if (!strictly_inside(Ni, B[i])) inside = false;
         }
         if (inside) return true;  // X0 + [0,H] F(B, R) inside int(B): first-exit argument
+        if (it == 9 && std::getenv("FLOWCERT_H8_DEBUG")) {
+            for (std::size_t i = 0; i < S; ++i)
+                std::fprintf(stderr, "apriori j=%zu i=%zu X0=%s B=%s N=%s F=%s\n", j, i, to_string(X0[i]).c_str(),
+                             to_string(B[i]).c_str(), to_string(N_[j * S + i]).c_str(), to_string(Fp[i]).c_str());
+        }
         for (std::size_t i = 0; i < S; ++i)
-            B[i] = widen(hull(B[i], N_[j * S + i]), 0.25, 1e-300 + 1e-16 * mag(N_[j * S + i]));
+            B[i] = widen(N_[j * S + i], 0.2 + 0.3 * it, 1e-300 + 1e-16 * mag(N_[j * S + i]));  // epsilon-inflation
     }
     return false;
 }
@@ -492,7 +499,7 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
             if (!strictly_inside(Nb[i], B[i])) ok = false;
         }
         if (!ok)
-            for (std::size_t i = 0; i < S; ++i) B[i] = widen(hull(B[i], Nb[i]), 0.25, 1e-300 + 1e-16 * mag(Nb[i]));
+            for (std::size_t i = 0; i < S; ++i) B[i] = widen(Nb[i], 0.2 + 0.3 * it, 1e-300 + 1e-16 * mag(Nb[i]));
     }
     if (!ok) return false;
     bool decided = true;
@@ -512,6 +519,15 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
             if (wh > std::max(width(Th0[i]), 1e-16 * mag(Th0[i]))) negligible = false;
         }
         if (negligible) can_split = false;
+        // Heuristic: a start box that already straddles the kink (sliding, or just after a
+        // crossing) gains little from deep bisection.
+        if (depth >= 3) {
+            for (std::size_t k = 0; k < n; ++k) {
+                I z = Th0[0] * pb_.x[k * d];
+                for (std::size_t i = 1; i < d; ++i) z += Th0[i] * pb_.x[k * d + i];
+                if (sign_code(z) == 2) can_split = false;
+            }
+        }
     }
     if (!decided && can_split) {
         // Bisect towards the switching time: only the part where the sign is undecided keeps
@@ -759,6 +775,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
     recurrence(X, U);
     bool valid = false;
     for (int it = 0; it < 8 && !valid; ++it) {
+        ++out.validation_iterations;
         residual_tm(U);
         std::vector<char> okc(pb_.chunks(), 1);
         parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
@@ -947,6 +964,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
             const StepOutcome so = engine.step(X, res.frozen, t, t1);
             if (so.fail != StepFail::none) {
                 ++res.stats.rejected_steps;
+                res.stats.last_rejection = so.reason;
                 h = 0.5 * (t1 - t);
                 if (h < opt.h_min) {
                     res.status = so.fail == StepFail::kink ? FlowStatus::kink_requires_hull
@@ -961,6 +979,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
             res.stats.smooth_neuron_steps += so.smooth;
             res.stats.hull_neuron_steps += so.hull;
             res.stats.hull_substeps += so.hull_substeps;
+            res.stats.validation_iterations += so.validation_iterations;
             const double hs = t1 - t;
             if (first_step || hs < res.stats.h_smallest) res.stats.h_smallest = hs;
             res.stats.h_largest = std::max(res.stats.h_largest, hs);

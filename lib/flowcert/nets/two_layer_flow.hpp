@@ -80,6 +80,8 @@ struct FlowStats {
     std::size_t smooth_neuron_steps = 0, hull_neuron_steps = 0, hull_substeps = 0;
     std::size_t frozen_neurons = 0;   // at the end
     double h_smallest = 0, h_largest = 0;
+    std::size_t validation_iterations = 0;  // Taylor-model remainder passes, summed over accepted steps
+    std::string last_rejection;             // reason of the last rejected step attempt
 };
 
 struct FlowResult {

@@ -1,0 +1,438 @@
+// Tests of the rigorous two-layer gradient flow and GD (lib/flowcert/nets/two_layer_flow.hpp).
+//
+// Reference trajectories are non-rigorous long-double RK4 simulations with step 1e-4 and event
+// location at every sign change of <w_j, x_k> (bisection of the step to 1e-16 in time). Named
+// tolerance kRefTol = 1e-9 (relative to max(|theta|, 1e-12)): RK4's global error with h = 1e-4
+// on these O(1)-rate polynomial fields over t <= 2 is O(h^4) ~ 1e-16 (times a modest constant),
+// long-double rounding over 2e4 steps ~ 2e4 * 1e-19; the event location error 1e-16 in time
+// times the field jump (<= 10) gives ~1e-15; so 1e-9 leaves six orders of margin while still
+// being far smaller than the distances a wrong tube (a dropped Taylor term, a wrong eta) produces.
+#include <catch2/catch.hpp>
+
+#include <flowcert/nets/two_layer_flow.hpp>
+
+#include <cmath>
+#include <vector>
+
+using namespace flowcert;
+using namespace flowcert::nets;
+
+namespace {
+
+constexpr long double kRefTol = 1e-9L;
+
+TwoLayerSpec figure2_spec() {
+    TwoLayerSpec s;
+    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
+    s.y = {"1.1", "0.1", "0.8"};
+    s.bias = true;
+    return s;
+}
+
+// Non-rigorous reference: RK4 with the activation pattern fixed per step, event location at a
+// sign change of any <w_j, x_k>; `sliding` pairs (j, k) keep <w_j, x_k> = 0 with the Filippov
+// value of eta (used only for the constructed sliding case, n = 2, one neuron).
+struct RefSim {
+    std::size_t m, d, n;
+    std::vector<long double> x, y;
+    long double c, gamma;
+    std::vector<long double> th;  // m * (d+1): w then a
+    std::vector<int> pat;         // m * n: +1 / -1 sign used
+    std::size_t crossings = 0;
+
+    RefSim(const TwoLayerSpec& s, const TwoLayerParams<IntervalD>& p) : m(p.m), d(p.d) {
+        n = s.x.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            for (const auto& v : s.x[k]) x.push_back(std::stold(v));
+            if (s.bias) x.push_back(1.0L);
+            y.push_back(std::stold(s.y[k]));
+        }
+        c = 1.0L / n;
+        gamma = std::stold(s.gamma);
+        th.resize(m * (d + 1));
+        for (std::size_t j = 0; j < m; ++j) {
+            for (std::size_t i = 0; i < d; ++i) th[j * (d + 1) + i] = mid(p.W(j, i));
+            th[j * (d + 1) + d] = mid(p.a[j]);
+        }
+        pat.resize(m * n);
+        for (std::size_t j = 0; j < m; ++j)
+            for (std::size_t k = 0; k < n; ++k) pat[j * n + k] = z(th, j, k) > 0 ? 1 : -1;
+    }
+    long double z(const std::vector<long double>& t, std::size_t j, std::size_t k) const {
+        long double s = 0;
+        for (std::size_t i = 0; i < d; ++i) s += t[j * (d + 1) + i] * x[k * d + i];
+        return s;
+    }
+    void field(const std::vector<long double>& t, std::vector<long double>& f) const {
+        std::vector<long double> g(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            long double h = 0;
+            for (std::size_t j = 0; j < m; ++j) h += t[j * (d + 1) + d] * (pat[j * n + k] > 0 ? 1.0L : gamma) * z(t, j, k);
+            g[k] = h - y[k];
+        }
+        f.assign(t.size(), 0.0L);
+        for (std::size_t j = 0; j < m; ++j) {
+            std::vector<long double> D(d, 0.0L);
+            for (std::size_t k = 0; k < n; ++k) {
+                const long double eta = pat[j * n + k] > 0 ? 1.0L : gamma;
+                for (std::size_t i = 0; i < d; ++i) D[i] -= c * eta * g[k] * x[k * d + i];
+            }
+            long double wd = 0;
+            for (std::size_t i = 0; i < d; ++i) {
+                f[j * (d + 1) + i] = t[j * (d + 1) + d] * D[i];
+                wd += t[j * (d + 1) + i] * D[i];
+            }
+            f[j * (d + 1) + d] = wd;
+        }
+    }
+    std::vector<long double> rk4(const std::vector<long double>& t, long double h) const {
+        std::vector<long double> k1, k2, k3, k4, tmp(t.size());
+        field(t, k1);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + 0.5L * h * k1[i];
+        field(tmp, k2);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + 0.5L * h * k2[i];
+        field(tmp, k3);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + h * k3[i];
+        field(tmp, k4);
+        std::vector<long double> out(t.size());
+        for (std::size_t i = 0; i < t.size(); ++i) out[i] = t[i] + h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        return out;
+    }
+    // first pair whose sign differs from the pattern in state t
+    bool flipped(const std::vector<long double>& t, std::size_t& jj, std::size_t& kk) const {
+        for (std::size_t j = 0; j < m; ++j)
+            for (std::size_t k = 0; k < n; ++k)
+                if ((z(t, j, k) > 0 ? 1 : -1) != pat[j * n + k]) {
+                    jj = j;
+                    kk = k;
+                    return true;
+                }
+        return false;
+    }
+    // advance by h with event location
+    void advance(long double h) {
+        long double left = h;
+        while (left > 0) {
+            auto next = rk4(th, left);
+            std::size_t j, k;
+            if (!flipped(next, j, k)) {
+                th = next;
+                return;
+            }
+            long double lo = 0, hi = left;  // find the first flip time by bisection
+            for (int it = 0; it < 80 && hi - lo > 1e-17L; ++it) {
+                const long double md = 0.5L * (lo + hi);
+                std::size_t j2, k2;
+                if (flipped(rk4(th, md), j2, k2)) hi = md;
+                else lo = md;
+            }
+            th = rk4(th, hi);
+            left -= hi;
+            std::size_t j2, k2;
+            while (flipped(th, j2, k2)) {
+                pat[j2 * n + k2] = -pat[j2 * n + k2];
+                ++crossings;
+            }
+        }
+    }
+};
+
+bool tube_contains(const TwoLayerParams<IntervalD>& box, const RefSim& r) {
+    for (std::size_t j = 0; j < r.m; ++j)
+        for (std::size_t i = 0; i <= r.d; ++i) {
+            const IntervalD& b = i < r.d ? box.W(j, i) : box.a[j];
+            const long double v = r.th[j * (r.d + 1) + i];
+            const long double tol = kRefTol * std::max<long double>(std::fabs(v), 1e-12L);
+            if (v < static_cast<long double>(b.lower()) - tol || v > static_cast<long double>(b.upper()) + tol)
+                return false;
+        }
+    return true;
+}
+
+TwoLayerParams<IntervalD> point_params(const std::vector<std::vector<double>>& neurons) {
+    const std::size_t d = neurons.front().size() - 1;
+    TwoLayerParams<IntervalD> p(neurons.size(), d, IntervalD(0));
+    for (std::size_t j = 0; j < neurons.size(); ++j) {
+        for (std::size_t i = 0; i < d; ++i) p.W(j, i) = IntervalD::exact(neurons[j][i]);
+        p.a[j] = IntervalD::exact(neurons[j][d]);
+    }
+    return p;
+}
+
+double max_rel_width(const TwoLayerParams<IntervalD>& p) {
+    double r = 0;
+    for (std::size_t j = 0; j < p.m; ++j) {
+        r = std::max(r, width(p.a[j]) / std::max(mag(p.a[j]), 1e-300));
+        for (std::size_t i = 0; i < p.d; ++i) r = std::max(r, width(p.W(j, i)) / std::max(mag(p.a[j]), 1e-300));
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the certified tube contains long-double reference trajectories with activation changes at every sampled time",
+          "[flow]") {
+    // Four samples in R^2 (bias), five O(1) neurons: several sign changes of <w_j, x_k> in [0, 2].
+    TwoLayerSpec s;
+    s.x = {{"-1"}, {"-0.25"}, {"0.5"}, {"1"}};
+    s.y = {"1", "-0.5", "0.75", "0.2"};
+    s.bias = true;
+    const TwoLayerModel<IntervalD> model(s);
+    const auto theta0 = point_params({{0.6, 0.1, 0.7}, {-0.5, 0.2, -0.6}, {0.3, -0.2, 0.5},
+                                      {-0.2, -0.05, 0.4}, {0.9, 0.3, -0.8}});
+    FlowOptions o;
+    o.t_end = 2.0;
+    for (int i = 1; i <= 20; ++i) o.output_times.push_back(0.1 * i);
+    const FlowResult res = integrate_gradient_flow(model, theta0, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    REQUIRE(res.snapshots.size() == 20);
+    RefSim ref(s, theta0);
+    long double t = 0;
+    for (const auto& snap : res.snapshots) {
+        ref.advance(static_cast<long double>(snap.t) - t);
+        t = snap.t;
+        INFO("t = " << snap.t);
+        CHECK(tube_contains(snap.state, ref));
+    }
+    CHECK(ref.crossings >= 2);           // the instance really has activation changes
+    CHECK(res.stats.hull_neuron_steps >= 1);
+    CHECK(max_rel_width(res.state) < 1e-6);  // and the tube is tight enough to mean something
+}
+
+TEST_CASE("the per-step tube contains the reference at points inside every step", "[flow]") {
+    const TwoLayerSpec s = figure2_spec();
+    const TwoLayerModel<IntervalD> model(s);
+    const auto theta0 = point_params({{0.4, 0.3, 0.5}, {-0.3, 0.25, 0.4}, {0.2, -0.1, -0.3}});
+    FlowOptions o;
+    o.t_end = 1.5;
+    const FlowResult res = integrate_gradient_flow(model, theta0, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    RefSim ref(s, theta0);
+    long double t = 0;
+    for (const auto& st : res.tube) {
+        const long double tm = 0.5L * (st.t0 + st.t1);  // a time strictly inside the step
+        ref.advance(tm - t);
+        t = tm;
+        CHECK(tube_contains(st.tube, ref));
+    }
+}
+
+TEST_CASE("a neuron that reaches a kink and slides is enclosed by the hull step; the smooth-only mode refuses",
+          "[flow][sliding]") {
+    // x1 = (1, 0), x2 = (1, 1), y = (-1, 0.5), ReLU. With a > 0 and <w, x2> > 0:
+    //   d<w, x1>/dt = -a/2 (eta1 g1 + g2), g ~ -y, so it is < 0 above the kink and > 0 below:
+    // the neuron reaches <w, x1> = 0 and slides with the Filippov eta1 = -g2 / g1.
+    TwoLayerSpec s;
+    s.x = {{"1", "0"}, {"1", "1"}};
+    s.y = {"-1", "0.5"};
+    const TwoLayerModel<IntervalD> model(s);
+    const auto theta0 = point_params({{0.02, 0.1, 0.1}});
+    FlowOptions o;
+    o.t_end = 2.0;
+    o.output_times = {0.5, 1.0, 1.5, 2.0};
+    const FlowResult res = integrate_gradient_flow(model, theta0, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    CHECK(res.stats.hull_neuron_steps >= 1);
+    // Reference sliding solution (explicit Euler with tiny steps on the Filippov field; the
+    // tolerance below covers its O(h) error: h = 1e-6, rates <= 1, t <= 2 -> error <= 1e-5 * scale).
+    long double w1 = 0.02L, w2 = 0.1L, a = 0.1L, t = 0;
+    std::size_t si = 0;
+    const long double h = 1e-6L;
+    bool slid = false;
+    while (si < res.snapshots.size()) {
+        const long double g1 = a * std::max<long double>(w1, 0) - (-1.0L);
+        const long double g2 = a * std::max<long double>(w1 + w2, 0) - 0.5L;
+        long double eta1 = w1 > 0 ? 1.0L : 0.0L;
+        if (w1 <= 0) {
+            eta1 = std::clamp(-g2 / g1, 0.0L, 1.0L);  // sliding: keeps <w, x1> = 0
+            slid = true;
+        }
+        const long double D1 = -0.5L * (eta1 * g1 + g2), D2 = -0.5L * g2;
+        long double nw1 = w1 + h * a * D1, nw2 = w2 + h * a * D2, na = a + h * (w1 * D1 + w2 * D2);
+        if (w1 > 0 && nw1 < 0) nw1 = 0;  // land on the kink
+        if (w1 <= 0) nw1 = 0;
+        w1 = nw1;
+        w2 = nw2;
+        a = na;
+        t += h;
+        if (std::fabs(t - res.snapshots[si].t) < 0.5L * h) {
+            const auto& b = res.snapshots[si].state;
+            const long double tol = 1e-5L;
+            CHECK(w1 >= b.W(0, 0).lower() - tol);
+            CHECK(w1 <= b.W(0, 0).upper() + tol);
+            CHECK(w2 >= b.W(0, 1).lower() - tol);
+            CHECK(w2 <= b.W(0, 1).upper() + tol);
+            CHECK(a >= b.a[0].lower() - tol);
+            CHECK(a <= b.a[0].upper() + tol);
+            ++si;
+        }
+    }
+    CHECK(slid);
+    // The enclosure at t = 2 is not vacuous: w1 is pinned near the kink.
+    CHECK(mag(res.snapshots.back().state.W(0, 0)) < 0.01);
+
+    FlowOptions smooth = o;
+    smooth.allow_hull = false;
+    const FlowResult refused = integrate_gradient_flow(model, theta0, smooth);
+    CHECK(refused.status == FlowStatus::kink_requires_hull);
+    CHECK(refused.reason.find("straddles the switching hyperplane") != std::string::npos);
+    CHECK(refused.t_reached > 0.1);  // the smooth part before the kink was integrated
+    CHECK(refused.t_reached < 2.0);
+}
+
+TEST_CASE("balancedness a^2 - |w|^2 evaluated on the tube always contains its initial value", "[flow][lemma1]") {
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    InitSpec is;
+    is.m = 40;
+    is.seed = 7;
+    is.lambda = "0.5";
+    const auto init = initialize<IntervalD>(is, model.d());
+    FlowOptions o;
+    o.t_end = 3.0;
+    const FlowResult res = integrate_gradient_flow(model, init.theta, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    const auto b0 = balancedness(init.theta);
+    double worst = 0;
+    for (const auto& st : res.tube) {
+        const auto b = balancedness(st.tube);
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            // the exact solution conserves it (Lemma 1), so an enclosure of it must contain b0
+            REQUIRE(subset(b0[j], b[j]));
+            worst = std::max(worst, mag(b[j] - b0[j]));
+        }
+    }
+    CHECK(worst < 1e-3);  // the certified drift bound is small (tube-derived, not assumed)
+}
+
+TEST_CASE("Figure-2 data, balanced init lambda = 1e-3: positive neurons' certified directions approach D*",
+          "[flow][figure2]") {
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    InitSpec is;
+    is.m = 30;
+    is.seed = 3;
+    is.lambda = "1e-3";
+    const auto init = initialize<IntervalD>(is, model.d());
+    // D* = (1/n) sum y_k x_k = (-0.258333.., 0.666666..)
+    const IntervalD Ds0 = IntervalD::from_decimal("-31/120"), Ds1 = IntervalD::from_decimal("2/3");
+    const IntervalD nD = sqrt(sqr(Ds0) + sqr(Ds1));
+    // tau = eps ln(1/lambda) / |D*| with eps = 0.3
+    const double tau = 0.3 * std::log(1e3) / 0.714969;
+    FlowOptions o;
+    o.t_end = tau;
+    o.output_times = {tau / 2, tau};
+    const FlowResult res = integrate_gradient_flow(model, init.theta, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    auto cosine = [&](const TwoLayerParams<IntervalD>& p, std::size_t j) {
+        const IntervalD nw = sqrt(sqr(p.W(j, 0)) + sqr(p.W(j, 1)));
+        return (p.W(j, 0) * Ds0 + p.W(j, 1) * Ds1) / (nw * nD);
+    };
+    std::size_t checked = 0;
+    for (std::size_t j = 0; j < is.m; ++j) {
+        if (!certainly_positive(init.theta.a[j]) || res.frozen[j]) continue;
+        const IntervalD c0 = cosine(init.theta, j), c1 = cosine(res.snapshots[0].state, j),
+                        c2 = cosine(res.snapshots[1].state, j);
+        INFO("neuron " << j << " cos: " << to_string(c0, 6) << " -> " << to_string(c1, 6) << " -> " << to_string(c2, 6));
+        CHECK(certainly_less(c0, c2));
+        CHECK(certainly_less(IntervalD::from_decimal("0.9"), c2));
+        ++checked;
+    }
+    CHECK(checked >= 5);
+}
+
+TEST_CASE("frozen neurons have exactly constant zero-width tubes", "[flow][frozen]") {
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    InitSpec is;
+    is.m = 30;
+    is.seed = 3;
+    is.lambda = "1e-3";
+    const auto init = initialize<IntervalD>(is, model.d());
+    FlowOptions o;
+    o.t_end = 1.0;
+    const FlowResult res = integrate_gradient_flow(model, init.theta, o);
+    REQUIRE(res.status == FlowStatus::completed);
+    std::size_t frozen = 0;
+    for (std::size_t j = 0; j < is.m; ++j) {
+        if (!res.frozen[j]) continue;
+        ++frozen;
+        bool all_negative = true;  // frozen only if certainly inactive on every sample at t = 0
+        for (std::size_t k = 0; k < 3; ++k)
+            if (!certainly_negative(init.theta.W(j, 0) * model.x(k, 0) + init.theta.W(j, 1) * model.x(k, 1)))
+                all_negative = false;
+        CHECK(all_negative);
+        for (const auto& st : res.tube) {
+            CHECK(is_point(st.tube.a[j]));
+            CHECK(st.tube.a[j].lower() == init.theta.a[j].lower());
+            CHECK(st.tube.W(j, 0).lower() == init.theta.W(j, 0).lower());
+            CHECK(is_point(st.tube.W(j, 1)));
+        }
+    }
+    CHECK(frozen >= 1);
+}
+
+TEST_CASE("flow results are identical for one and two threads", "[flow][threads]") {
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    InitSpec is;
+    is.m = 300;
+    is.seed = 11;
+    is.lambda = "1e-2";
+    const auto init = initialize<IntervalD>(is, model.d());
+    FlowOptions o;
+    o.t_end = 1.0;
+    o.store_tube = false;
+    const FlowResult r1 = integrate_gradient_flow(model, init.theta, o);
+    o.threads = 2;
+    const FlowResult r2 = integrate_gradient_flow(model, init.theta, o);
+    REQUIRE(r1.status == FlowStatus::completed);
+    REQUIRE(r2.status == FlowStatus::completed);
+    CHECK(r1.stats.steps == r2.stats.steps);
+    for (std::size_t j = 0; j < is.m; ++j) {
+        CHECK(r1.state.a[j].lower() == r2.state.a[j].lower());
+        CHECK(r1.state.a[j].upper() == r2.state.a[j].upper());
+        CHECK(r1.state.W(j, 0).lower() == r2.state.W(j, 0).lower());
+        CHECK(r1.state.W(j, 1).upper() == r2.state.W(j, 1).upper());
+    }
+}
+
+TEST_CASE("the flow refuses unsupported input with a reason", "[flow]") {
+    TwoLayerSpec s = figure2_spec();
+    s.loss = LossKind::logistic;
+    s.y = {"1", "-1", "1"};
+    const TwoLayerModel<IntervalD> model(s);
+    const auto theta0 = point_params({{0.1, 0.1, 0.1}});
+    const FlowResult r = integrate_gradient_flow(model, theta0, FlowOptions{});
+    CHECK(r.status == FlowStatus::invalid_input);
+    CHECK(!r.reason.empty());
+}
+
+TEST_CASE("rigorous GD in double intervals encloses the 256-bit GD iterates and their balancedness drift", "[gd]") {
+    const TwoLayerSpec s = figure2_spec();
+    const TwoLayerModel<IntervalD> md(s);
+    const TwoLayerModel<IntervalMp> mm(s, 256);
+    InitSpec is;
+    is.m = 50;
+    is.seed = 5;
+    is.lambda = "0.3";
+    const auto id = initialize<IntervalD>(is, md.d());
+    const auto im = initialize<IntervalMp>(is, mm.d(), 256);
+    GdOptions g;
+    g.iterations = 2000;
+    g.track_drift = true;
+    const auto rd = gd_iterate(md, id.theta, IntervalD::from_decimal("0.01"), g);
+    const auto rm = gd_iterate(mm, im.theta, IntervalMp::from_decimal("0.01", Precision(256)), g);
+    REQUIRE(rd.status == GdStatus::completed);
+    REQUIRE(rm.status == GdStatus::completed);
+    const auto b0 = balancedness(im.theta), b1 = balancedness(rm.theta);
+    for (std::size_t j = 0; j < is.m; ++j) {
+        // the 256-bit iterate (width ~1e-70 unless a kink is hit) lies in the double enclosure
+        CHECK(lower(rd.theta.a[j]) <= lower(rm.theta.a[j]));
+        CHECK(upper(rm.theta.a[j]) <= upper(rd.theta.a[j]));
+        CHECK(lower(rd.theta.W(j, 0)) <= lower(rm.theta.W(j, 0)));
+        CHECK(upper(rm.theta.W(j, 1)) <= upper(rd.theta.W(j, 1)));
+        // the exact drift sum identity: b(T) - b(0) = sum of per-step drifts
+        const IntervalMp diff = b1[j] - b0[j];
+        CHECK(lower(rd.drift_sum[j]) <= upper(diff));
+        CHECK(lower(diff) <= upper(rd.drift_sum[j]));
+        // |per-step drift| <= step^2 |D|^2 max(a^2, |w|^2)
+        CHECK(rd.drift_step_max[j] <= 1e-4 * rd.drift_constant[j] * (1 + 1e-12));
+    }
+}
