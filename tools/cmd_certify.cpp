@@ -291,7 +291,7 @@ int run_certify(int argc, char** argv) {
 
     write_index(outs, out_dir);
     std::size_t ok = 0;
-    std::printf("\n%-26s %-40s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
+    std::printf("\n%-26s %-46s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
     for (const auto& o : outs) {
         ok += o.ok;
         std::printf("%-26s %-46s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
