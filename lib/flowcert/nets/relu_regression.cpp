@@ -746,18 +746,34 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
         }
         }
         // GD step (spec 4.1): a_p -= eta s_p D_p r; beta_p -= eta s_p G D_p r.
+        // The diagonal term is grouped with beta_p,i itself to avoid the interval dependency effect:
+        //   beta_p,i <- (1 - eta G_ii D_p,i) beta_p,i - eta s_p G_ii D_p,i rbar_p,i - eta s_p sum_{j != i} G_ij D_p,j r_j,
+        // with rbar_p,i = sum_{q != p} s_q D_q,i beta_q,i - y_i (so r_i = s_p D_p,i beta_p,i + rbar_p,i exactly).
+        std::vector<IVec> rbar(m, IVec(n));
+        for (int p = 0; p < m; ++p)
+            for (int i = 0; i < n; ++i) {
+                IntervalD f(0);
+                for (int q = 0; q < m; ++q)
+                    if (q != p && P[q][i]) f += inst.s[q] > 0 ? beta[q][i] : -beta[q][i];
+                rbar[p][i] = f - inst.y[i];
+            }
+        std::vector<IVec> next = beta;
         for (int p = 0; p < m; ++p) {
             const IntervalD es = eta * IntervalD(inst.s[p]);
-            IVec v(n);
-            for (int i = 0; i < n; ++i) v[i] = P[p][i] ? r[i] : IntervalD(0);
             for (int i = 0; i < n; ++i) {
-                if (P[p][i]) a[p][i] -= es * v[i];
+                if (P[p][i]) a[p][i] -= es * r[i];
                 IntervalD gv(0);
                 for (int j = 0; j < n; ++j)
-                    if (P[p][j]) gv += inst.G[static_cast<size_t>(i) * n + j] * v[j];
-                beta[p][i] -= es * gv;
+                    if (j != i && P[p][j]) gv += inst.G[static_cast<size_t>(i) * n + j] * r[j];
+                IntervalD b = beta[p][i] - es * gv;
+                if (P[p][i]) {
+                    const IntervalD& gii = inst.G[static_cast<size_t>(i) * n + i];
+                    b = (IntervalD(1) - eta * gii) * beta[p][i] - es * gv - es * gii * rbar[p][i];
+                }
+                next[p][i] = b;
             }
         }
+        beta = std::move(next);
     }
     res.signs = Status::proven;
     res.signs_reason = "every sign certified at steps 0.." + std::to_string(options.max_steps);
