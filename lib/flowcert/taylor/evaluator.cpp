@@ -84,9 +84,10 @@ template <> struct Scalar<IntervalMp> {
 // [Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., Lemma 3.1 and eq. (3.5):
 //  |fl(x^T y) - x^T y| <= gamma_n |x|^T |y|; Rump, "Fast and parallel interval arithmetic",
 //  BIT 39 (1999), midpoint-radius products]. With u = 2^-53 and n u < 0.01:
-//  gamma_n sum|am bm| <= gamma_n (1+u)(1+gamma_{n-1}) A_fl <= 2(n+2) u A_fl, A_fl = fl(sum |fl(am bm)|);
-//  a nonnegative sum/product expression of k roundings satisfies true <= fl (1-u)^-k, so
-//  rho_true <= (1 + 2(n+3)u) rho_fl; every product that underflows errs by at most eta/2 in
+//  gamma_n sum|am bm| <= gamma_n (1+u)(1+gamma_{n-1}) A_fl <= (n+1) u A_fl (as n u <= 2^-30, each
+//  factor is at most n u (1 + 2^-28)), A_fl = fl(sum |fl(am bm)|); a nonnegative sum/product
+//  expression of k roundings satisfies true <= fl (1-u)^-k, so rho_true <= (1 + (n+4)u) rho_fl;
+//  every product that underflows errs by at most eta/2 in
 //  absolute terms, covered by 8(n+1) eta. The final combination is rounded upward.
 struct MidRadAcc {
     double s = 0, A = 0, rho = 0;
@@ -100,11 +101,11 @@ struct MidRadAcc {
     }
     // false if something is not finite (then the caller uses interval arithmetic).
     bool result(IntervalD& out) const {
-        if (!std::isfinite(s) || !std::isfinite(A) || !std::isfinite(rho) || n > 100000) return false;
+        if (!std::isfinite(s) || !std::isfinite(A) || !std::isfinite(rho) || n > 100000) return false;  // n u <= 2^-30
         constexpr double u = 0x1p-53;
         const double eta = std::numeric_limits<double>::denorm_min();
-        const double c1 = 2.0 * (n + 2) * u;                 // exact
-        const double c2 = 1.0 + static_cast<double>(n + 3) * 0x1p-52;  // exact: 1 + 2(n+3)u
+        const double c1 = static_cast<double>(n + 1) * u;  // exact; >= gamma_n (1+u)(1+gamma_{n-1})
+        const double c2 = 1.0 + static_cast<double>((n + 5) / 2) * 0x1p-52;  // exact; >= 1 + (n+4)u >= (1-u)^-(n+3)
         double R = rounding::add(rounding::mul(c1, A, +1), rounding::mul(c2, rho, +1), +1);
         R = rounding::add(R, rounding::mul(8.0 * (n + 1), eta, +1), +1);
         if (!std::isfinite(R)) return false;
@@ -234,6 +235,7 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
 template <class T>
 bool TaylorEvaluator<T>::fast_mul(int id, int k, bool c1) {
     if constexpr (std::is_same_v<T, IntervalD>) {
+        if (k <= 1) return false;  // short sums: directed interval arithmetic is tighter
         const Node& nd = nodes_[id];
         const int b = nd.op == Op::Sqr ? nd.a : nd.b;
         const std::size_t S = stride_, n = static_cast<std::size_t>(n_);
