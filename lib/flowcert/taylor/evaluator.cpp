@@ -84,8 +84,8 @@ template <> struct Scalar<IntervalMp> {
 // [Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., Lemma 3.1 and eq. (3.5):
 //  |fl(x^T y) - x^T y| <= gamma_n |x|^T |y|; Rump, "Fast and parallel interval arithmetic",
 //  BIT 39 (1999), midpoint-radius products]. With u = 2^-53 and n u < 0.01:
-//  gamma_n sum|am bm| <= gamma_n (1+u)(1+gamma_{n-1}) A_fl <= (n+1) u A_fl (as n u <= 2^-30, each
-//  factor is at most n u (1 + 2^-28)), A_fl = fl(sum |fl(am bm)|); a nonnegative sum/product
+//  sum |am bm| <= (1-u)^-n A_fl with A_fl = fl(sum |fl(am bm)|), so the error of s is at most
+//  gamma_n (1-u)^-n A_fl <= n u (1 + 2nu)^2 A_fl <= (n+1) u A_fl (5 n^2 u <= 1 for n <= 10^5); a nonnegative sum/product
 //  expression of k roundings satisfies true <= fl (1-u)^-k, so rho_true <= (1 + (n+4)u) rho_fl;
 //  every product that underflows errs by at most eta/2 in
 //  absolute terms, covered by 8(n+1) eta. The final combination is rounded upward.
@@ -104,7 +104,7 @@ struct MidRadAcc {
         if (!std::isfinite(s) || !std::isfinite(A) || !std::isfinite(rho) || n > 100000) return false;  // n u <= 2^-30
         constexpr double u = 0x1p-53;
         const double eta = std::numeric_limits<double>::denorm_min();
-        const double c1 = static_cast<double>(n + 1) * u;  // exact; >= gamma_n (1+u)(1+gamma_{n-1})
+        const double c1 = static_cast<double>(n + 1) * u;  // exact; >= gamma_n (1-u)^-n
         const double c2 = 1.0 + static_cast<double>((n + 5) / 2) * 0x1p-52;  // exact; >= 1 + (n+4)u >= (1-u)^-(n+3)
         double R = rounding::add(rounding::mul(c1, A, +1), rounding::mul(c2, rho, +1), +1);
         R = rounding::add(R, rounding::mul(8.0 * (n + 1), eta, +1), +1);
