@@ -230,7 +230,8 @@ int run_certify(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : ec::bad_input;
     }
-    const fs::path verifiers = verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir);
+    const fs::path verifiers =
+        fs::weakly_canonical(verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir));
     if (!fs::is_directory(cases_dir)) {
         std::cerr << "flowcert certify: no case directory '" << cases_dir << "'\n";
         return ec::bad_input;
