@@ -183,6 +183,23 @@ TEST_CASE("certified pattern, K and the limit w(inf) agree with 500-bit GD on th
         CHECK(contains_mp(pr.beta_inf[0][i], ref.beta[0][i], 1e-60));
     }
     CHECK(pr.K >= 1);
+    // The certified eigenvalue range of H = G_SS (used for rho) contains the spectrum of G_SS and is tight.
+    std::vector<int> S;
+    for (int i = 0; i < 6; ++i)
+        if (pr.pattern[0][i]) S.push_back(i);
+    Eigen::MatrixXd GS(S.size(), S.size());
+    for (size_t a = 0; a < S.size(); ++a)
+        for (size_t b = 0; b < S.size(); ++b) GS(a, b) = Gq[S[a] * 6 + S[b]].convert_to<double>();
+    const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(GS).eigenvalues();
+    const double tol = 1e-9 * ev.maxCoeff();  // double eigen-solver error on a 400-scale matrix
+    CHECK(lower(pr.lambda_min) <= ev.minCoeff() + tol);
+    CHECK(upper(pr.lambda_max) >= ev.maxCoeff() - tol);
+    CHECK(lower(pr.lambda_min) >= ev.minCoeff() - 1e-6 * ev.maxCoeff());
+    CHECK(upper(pr.lambda_max) <= ev.maxCoeff() + 1e-6 * ev.maxCoeff());
+    // rho = max |1 - eta lambda| over the spectrum
+    const double rho = std::max(std::fabs(1 - inst.eta * ev.minCoeff()), std::fabs(1 - inst.eta * ev.maxCoeff()));
+    CHECK(upper(pr.rho) >= rho - 1e-9);
+    CHECK(upper(pr.rho) < 1);
 }
 
 TEST_CASE("certified pattern and limit agree with 500-bit GD on the exact data (m = 2)", "[rh]") {

@@ -930,26 +930,4 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
     return res;
 }
 
-FloatGdReference float_gd_reference_NONRIGOROUS(const Instance& inst, int steps) {
-    const int n = inst.n;
-    std::vector<double> a(n), beta(n);
-    for (int i = 0; i < n; ++i) a[i] = mid(inst.a0[0][i]);
-    for (int i = 0; i < n; ++i) {
-        double s = mid(inst.Xu[0][i]);
-        for (int j = 0; j < n; ++j) s += mid(inst.G[static_cast<size_t>(i) * n + j]) * a[j];
-        beta[i] = s;
-    }
-    for (int k = 0; k < steps; ++k) {
-        std::vector<double> v(n);
-        for (int i = 0; i < n; ++i) v[i] = beta[i] > 0 ? beta[i] - mid(inst.y[i]) : 0.0;  // m = 1 only
-        for (int i = 0; i < n; ++i) {
-            a[i] -= inst.eta * v[i];
-            double gv = 0;
-            for (int j = 0; j < n; ++j) gv += mid(inst.G[static_cast<size_t>(i) * n + j]) * v[j];
-            beta[i] -= inst.eta * gv;
-        }
-    }
-    return {a, beta};
-}
-
 }  // namespace flowcert::nets::rh

@@ -196,11 +196,5 @@ struct GapResult {
 };
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
 
-// Non-rigorous floating-point reference of the whole pipeline (for tests only): plain double GD
-// for `steps` steps, returns a(steps) for neuron 0 (m = 1) flattened, and beta.
-struct FloatGdReference {
-    std::vector<double> a, beta;
-};
-FloatGdReference float_gd_reference_NONRIGOROUS(const Instance& inst, int steps);
 
 }  // namespace flowcert::nets::rh
