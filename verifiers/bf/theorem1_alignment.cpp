@@ -52,6 +52,12 @@ void run(cert::Context& ctx) {
     ctx.report.check_true("Theorem 1 constants certified", "[BF2025, App. D]",
                           k.status == nets::Constants::Status::certified, k.reason.empty() ? "D_max, D_min, alpha_min" : k.reason);
     if (k.status != nets::Constants::Status::certified) return;
+    ctx.report.check_true("Lemma 2 non-degeneracy (hypothesis)", "[BF2025, Lemma 2, Assumption 2]",
+                          k.lemma2_independence && k.lemma2_boundary,
+                          std::string("families of <= d vectors d1l(0,y_k) x_k independent: ") +
+                              (k.lemma2_independence ? "yes" : "no") + "; no D_u on its cone boundary: " +
+                              (k.lemma2_boundary ? "yes" : "no"));
+    ctx.report.check_true("no saddle of G (hypothesis)", "[BF2025, Thm 1 vs Thm 3]", k.no_saddle, k.no_saddle_reason);
     const IntervalD Dmax = to_d(k.D_max), Dmin = to_d(k.D_min), amin = to_d(k.alpha_min);
     const auto ls = nets::lambda_star(data, k, alpha0_s, eps_s, 128);
     const bool have_ls = ls.status == nets::LambdaStar::Status::certified;
