@@ -12,8 +12,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <cstdio>
-#include <cstdlib>
 
 namespace flowcert::nets {
 
@@ -314,11 +312,6 @@ bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
             if (!strictly_inside(Ni, B[i])) inside = false;
         }
         if (inside) return true;  // X0 + [0,H] F(B, R) inside int(B): first-exit argument
-        if (it == 9 && std::getenv("FLOWCERT_H8_DEBUG")) {
-            for (std::size_t i = 0; i < S; ++i)
-                std::fprintf(stderr, "apriori j=%zu i=%zu X0=%s B=%s N=%s F=%s\n", j, i, to_string(X0[i]).c_str(),
-                             to_string(B[i]).c_str(), to_string(N_[j * S + i]).c_str(), to_string(Fp[i]).c_str());
-        }
         for (std::size_t i = 0; i < S; ++i)
             B[i] = widen(N_[j * S + i], 0.2 + 0.3 * it, 1e-300 + 1e-16 * mag(N_[j * S + i]));  // epsilon-inflation
     }
