@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace flowcert::cert {
 
@@ -179,16 +180,21 @@ bool finite_point(const Band& b, std::size_t i) {
     return std::isfinite(b.x[i]) && std::isfinite(b.lo[i]) && std::isfinite(b.hi[i]);
 }
 
-std::string render(const TubePlot& p) {
+// The x and y axes that fit every finite point of the bands (both bounds of each y).
+std::pair<Axis, Axis> band_axes(const std::vector<Band>& bands, bool log_x, bool log_y) {
     std::vector<double> xs, ys;
-    for (const auto& b : p.bands)
+    for (const auto& b : bands)
         for (std::size_t i = 0; i < b.x.size(); ++i)
             if (finite_point(b, i)) {
                 xs.push_back(b.x[i]);
                 ys.push_back(b.lo[i]);
                 ys.push_back(b.hi[i]);
             }
-    const Axis ax = make_axis(xs, p.log_x, ML, W - MR), ay = make_axis(ys, p.log_y, H - MB, MT);
+    return {make_axis(xs, log_x, ML, W - MR), make_axis(ys, log_y, H - MB, MT)};
+}
+
+std::string render(const TubePlot& p) {
+    const auto [ax, ay] = band_axes(p.bands, p.log_x, p.log_y);
     std::ostringstream o;
     frame(o, p.title, p.x_label, p.y_label, ax, ay);
     std::vector<std::string> labels;
@@ -217,15 +223,7 @@ std::string render(const TubePlot& p) {
 }
 
 std::string render(const SweepPlot& p) {
-    std::vector<double> xs, ys;
-    for (const auto& b : p.series)
-        for (std::size_t i = 0; i < b.x.size(); ++i)
-            if (finite_point(b, i)) {
-                xs.push_back(b.x[i]);
-                ys.push_back(b.lo[i]);
-                ys.push_back(b.hi[i]);
-            }
-    const Axis ax = make_axis(xs, p.log_x, ML, W - MR), ay = make_axis(ys, p.log_y, H - MB, MT);
+    const auto [ax, ay] = band_axes(p.series, p.log_x, p.log_y);
     std::ostringstream o;
     frame(o, p.title, p.x_label, p.y_label, ax, ay);
     std::vector<std::string> labels;
