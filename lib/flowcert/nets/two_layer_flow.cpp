@@ -183,7 +183,16 @@ struct Problem {
     I eta_hull;  // [gamma, 1]
     bool gamma_zero = false;
     int threads = 1;
+    std::size_t offset = 0;                   // global index of local neuron 0 (partition begin)
+    const FlowPartition* part = nullptr;      // reducers when the neurons are split across processes
     std::size_t chunks() const { return (m + kChunk - 1) / kChunk; }
+    // Collective operations (identity for a single process); see FlowPartition.
+    void sum(std::vector<I>& v) const {
+        if (part && part->allreduce_sum) part->allreduce_sum(v);
+    }
+    bool all(bool b) const { return part && part->allreduce_and ? part->allreduce_and(b) : b; }
+    double min(double x) const { return part && part->allreduce_min ? part->allreduce_min(x) : x; }
+    std::string neuron_name(std::size_t j) const { return std::to_string(offset + j); }
 };
 
 // eta for an activation code: 0 positive -> 1, 1 negative -> gamma, 2 undecided -> [gamma, 1].
@@ -338,6 +347,7 @@ void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& 
     out.assign(n, I(0));
     for (std::size_t ch = 0; ch < C; ++ch)
         for (std::size_t k = 0; k < n; ++k) out[k] += partial[ch * n + k];
+    pb_.sum(out);  // over processes: a sum of enclosures encloses the sum
     for (std::size_t k = 0; k < n; ++k) out[k] -= pb_.y[k];
 }
 
@@ -379,7 +389,7 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
         for (std::size_t ch = 0; ch < C; ++ch)
             for (std::size_t q = 0; q < U * d; ++q) Su[q] += partial[ch * U * d + q];
         for (std::size_t k = 0; k < n; ++k) {
-            I g = ord == 0 ? K_[k] - pb_.y[k] : I(0);
+            I g(0);
             for (std::size_t u = 0; u < U; ++u) {
                 const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
                 const I& eta = eta_of(pb_, code, one);
@@ -389,6 +399,9 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
             }
             G[k] = g;
         }
+        pb_.sum(G);  // residual coefficient of order `ord`, summed over the processes' neurons
+        if (ord == 0)
+            for (std::size_t k = 0; k < n; ++k) G[k] += K_[k] - pb_.y[k];
         for (std::size_t u = 0; u < U; ++u)
             for (std::size_t i = 0; i < d; ++i) {
                 I acc(0);
@@ -448,13 +461,27 @@ void Engine::residual_tm(std::size_t U) {
     for (std::size_t k = 0; k < n; ++k) {
         Tm& g = G_[k];
         tm_zero(g, p);
-        g.c[0] = K_[k] - pb_.y[k];
         for (std::size_t u = 0; u < U; ++u) {
             const int code = static_cast<int>((pattern_keys_[u] >> (2 * k)) & 3u);
             const I& eta = eta_of(pb_, code, one);
             for (std::size_t i = 0; i < d; ++i) tm_axpy(g, eta * pb_.x[k * d + i], Su[u * d + i], p);
         }
     }
+    if (pb_.part) {
+        // Sum over processes of the residual models: the sum of Taylor models (coefficient-wise
+        // and remainder-wise interval sums) contains the sum of their functions.
+        std::vector<I> buf(n * (static_cast<std::size_t>(p) + 2));
+        for (std::size_t k = 0; k < n; ++k) {
+            for (int i = 0; i <= p; ++i) buf[k * (p + 2) + i] = G_[k].c[i];
+            buf[k * (p + 2) + p + 1] = G_[k].r;
+        }
+        pb_.sum(buf);
+        for (std::size_t k = 0; k < n; ++k) {
+            for (int i = 0; i <= p; ++i) G_[k].c[i] = buf[k * (p + 2) + i];
+            G_[k].r = buf[k * (p + 2) + p + 1];
+        }
+    }
+    for (std::size_t k = 0; k < n; ++k) G_[k].c[0] += K_[k] - pb_.y[k];
     D_.assign(U * d, Tm{});
     for (std::size_t u = 0; u < U; ++u)
         for (std::size_t i = 0; i < d; ++i) {
@@ -686,12 +713,15 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             for (std::size_t j = j0; j < j1; ++j)
                 if (!frozen[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
         });
-        for (std::size_t j = 0; j < m; ++j)
-            if (!okv[j]) {
-                out.fail = StepFail::apriori;
-                out.reason = "a priori enclosure of neuron " + std::to_string(j) + " failed (Picard inclusion)";
-                return out;
-            }
+        const auto bad = std::find(okv.begin(), okv.end(), 0);
+        if (!pb_.all(bad == okv.end())) {  // collective: every process rejects the step
+            out.fail = StepFail::apriori;
+            out.reason = bad != okv.end() ? "a priori enclosure of neuron " +
+                                                pb_.neuron_name(static_cast<std::size_t>(bad - okv.begin())) +
+                                                " failed (Picard inclusion)"
+                                          : "a priori enclosure failed on another process (Picard inclusion)";
+            return out;
+        }
         residual_of_boxes(frozen, Rb);
         coupled = true;
         for (std::size_t k = 0; k < n; ++k)
@@ -707,6 +737,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
 
     // (iii) classification on the step tube N_j.
     std::map<std::uint64_t, std::uint32_t> pat;
+    std::string kink_reason;
     for (std::size_t j = 0; j < m; ++j) {
         if (frozen[j]) {
             kind_[j] = 2;
@@ -725,12 +756,13 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
         }
         if (undecided) {
             if (!opt_.allow_hull) {
-                std::size_t kk = 0;
-                while (code_[j * n + kk] != 2) ++kk;
-                out.fail = StepFail::kink;
-                out.reason = "neuron " + std::to_string(j) + " straddles the switching hyperplane <w_j, x_" +
-                             std::to_string(kk) + "> = 0 on the step tube and Clarke-hull steps are disabled";
-                return out;
+                if (kink_reason.empty()) {
+                    std::size_t kk = 0;
+                    while (code_[j * n + kk] != 2) ++kk;
+                    kink_reason = "neuron " + pb_.neuron_name(j) + " straddles the switching hyperplane <w_j, x_" +
+                                  std::to_string(kk) + "> = 0 on the step tube and Clarke-hull steps are disabled";
+                }
+                continue;
             }
             kind_[j] = 1;
             ++out.hull;
@@ -739,6 +771,13 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             ++out.smooth;
             pat.emplace(key, 0);
         }
+    }
+    if (!opt_.allow_hull && !pb_.all(kink_reason.empty())) {
+        out.fail = StepFail::kink;
+        out.reason = kink_reason.empty() ? "a neuron of another process straddles a switching hyperplane on the step "
+                                           "tube and Clarke-hull steps are disabled"
+                                         : kink_reason;
+        return out;
     }
     pattern_keys_.clear();
     for (auto& [key, idx] : pat) {
@@ -763,6 +802,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             K_[k] += B[d] * leaky_relu(z, pb_.gamma);
         }
     }
+    pb_.sum(K_);
 
     // (ii) Taylor models of the smooth neurons, coupled through the residual models.
     recurrence(X, U);
@@ -796,8 +836,9 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
                 if (!ok) okc[ch] = 0;
             }
         });
-        valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
-        if (!valid)
+        const bool local_valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
+        valid = pb_.all(local_valid);  // collective: the residual models are shared
+        if (!local_valid)
             for (std::size_t j = 0; j < m; ++j)
                 if (kind_[j] == 0 && !newr_ok_[j])
                     for (std::size_t i = 0; i < S; ++i)
@@ -812,16 +853,23 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
     // X_j + [0,H] F(B_j, range of G) inside B_j.
     std::vector<I> Grange(n);
     for (std::size_t k = 0; k < n; ++k) Grange[k] = tm_range(G_[k], P_);
-    for (std::size_t j = 0; j < m; ++j) {
+    std::string hull_box_reason;
+    for (std::size_t j = 0; j < m && hull_box_reason.empty(); ++j) {
         if (kind_[j] != 1) continue;
         std::vector<I> F(S);
         field_box(pb_, &B_[j * S], Grange.data(), F.data());
         for (std::size_t i = 0; i < S; ++i)
             if (!subset(X[j * S + i] + P_.s * F[i], B_[j * S + i])) {
-                out.fail = StepFail::validation;
-                out.reason = "hull neuron " + std::to_string(j) + " leaves its box under the residual models";
-                return out;
+                hull_box_reason = "hull neuron " + pb_.neuron_name(j) + " leaves its box under the residual models";
+                break;
             }
+    }
+    if (!pb_.all(hull_box_reason.empty())) {
+        out.fail = StepFail::validation;
+        out.reason = hull_box_reason.empty() ? "a hull neuron of another process leaves its box under the residual "
+                                               "models"
+                                             : hull_box_reason;
+        return out;
     }
 
     // Results: smooth neurons from their models, intersected with the a priori tube.
@@ -843,6 +891,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
         }
     }
     // Hull neurons: per-neuron sub-steps driven by the validated residual models.
+    std::string hull_reason;
     if (out.hull > 0) {
         std::vector<char> okh(m, 1);
         const bool point_step = is_point(delta_);
@@ -867,19 +916,21 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
         });
         for (std::size_t j = 0; j < m; ++j) {
             if (kind_[j] != 1) continue;
-            if (!okh[j]) {
-                out.fail = StepFail::hull_neuron;
-                out.reason = "hull neuron " + std::to_string(j) + ": no sub-step enclosure";
-                return out;
-            }
+            if (!okh[j] && hull_reason.empty())
+                hull_reason = "hull neuron " + pb_.neuron_name(j) + ": no sub-step enclosure";
             out.hull_substeps += hull_sub_[j];
         }
+    }
+    if (!pb_.all(hull_reason.empty())) {
+        out.fail = StepFail::hull_neuron;
+        out.reason = hull_reason.empty() ? "a hull neuron of another process: no sub-step enclosure" : hull_reason;
+        return out;
     }
     // Heuristic (non-rigorous) step-size suggestion from the size of the last Taylor term.
     const double H = P_.s.upper();
     double factor = 2.0;
     if (e_max > 0) factor = std::clamp(0.9 * std::pow(opt_.tolerance / e_max, 1.0 / p_), 0.5, 2.0);
-    out.h_suggest = H * factor;
+    out.h_suggest = pb_.min(H * factor);  // collective: the largest e_max over all processes decides
     return out;
 }
 
@@ -906,12 +957,37 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     std::sort(targets.begin(), targets.end());
     for (double t : targets)
         if (!(t > 0 && t <= opt.t_end)) return invalid("output times must lie in (0, t_end]");
+    // Partition: decided collectively, so that no process waits in a reduction for one that left.
+    const FlowPartition& part = opt.partition;
+    const std::size_t jb = part.begin, je = std::min(part.end, theta0.m);
+    {
+        std::string why;
+        if (part.distributed() && (!part.allreduce_and || !part.allreduce_min))
+            return invalid("a partition needs all three reducers (allreduce_sum, allreduce_and, allreduce_min)");
+        if (!part.distributed() && (part.begin != 0 || je != theta0.m))
+            return invalid("a partial neuron range needs the reducers of FlowPartition");
+        if (jb > je) why = "partition: begin > end";
+        if (part.distributed()) {
+            std::vector<IntervalD> count{IntervalD(static_cast<long long>(why.empty() ? je - jb : 0))};
+            part.allreduce_sum(count);
+            const bool ok = part.allreduce_and(why.empty());
+            if (!ok && why.empty()) why = "partition: invalid range on another process";
+            const double mm = static_cast<double>(theta0.m);  // exact counts (< 2^53)
+            if (ok && !(count[0].lower() == mm && count[0].upper() == mm))
+                why = "partition: the owned ranges do not add up to m = " + std::to_string(theta0.m);
+        }
+        if (!why.empty()) return invalid(why);
+    }
+    res.owned_begin = jb;
+    res.owned_end = je;
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     const std::vector<double> snaps = targets;
     if (targets.empty() || targets.back() != opt.t_end) targets.push_back(opt.t_end);
 
     Problem pb;
-    pb.m = theta0.m;
+    pb.m = je - jb;  // the engine sees only the owned neurons (local index j <-> global jb + j)
+    pb.offset = jb;
+    pb.part = part.distributed() ? &part : nullptr;
     pb.d = model.d();
     pb.n = model.n();
     pb.S = pb.d + 1;
@@ -928,18 +1004,19 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     const std::size_t S = pb.S;
     std::vector<IntervalD> X(pb.m * S);
     for (std::size_t j = 0; j < pb.m; ++j) {
-        for (std::size_t i = 0; i < pb.d; ++i) X[j * S + i] = theta0.W(j, i);
-        X[j * S + pb.d] = theta0.a[j];
+        for (std::size_t i = 0; i < pb.d; ++i) X[j * S + i] = theta0.W(jb + j, i);
+        X[j * S + pb.d] = theta0.a[jb + j];
     }
+    // Non-owned neurons keep theta0 (documented: not enclosures; see gather_flow_result).
     auto to_params = [&](const std::vector<IntervalD>& v) {
-        TwoLayerParams<IntervalD> p(pb.m, pb.d, IntervalD(0));
+        TwoLayerParams<IntervalD> p = theta0;
         for (std::size_t j = 0; j < pb.m; ++j) {
-            for (std::size_t i = 0; i < pb.d; ++i) p.W(j, i) = v[j * S + i];
-            p.a[j] = v[j * S + pb.d];
+            for (std::size_t i = 0; i < pb.d; ++i) p.W(jb + j, i) = v[j * S + i];
+            p.a[jb + j] = v[j * S + pb.d];
         }
         return p;
     };
-    res.frozen.assign(pb.m, 0);
+    std::vector<char> frozen_local(pb.m, 0);
     Engine engine(pb, opt);
     double t = 0, h = std::min(opt.h_initial, opt.h_max);
     std::size_t next_target = 0, snap_i = 0;
@@ -954,7 +1031,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
             const double target = targets[next_target];
             double t1 = t + h;
             if (t1 >= target - 1e-3 * h) t1 = target;
-            const StepOutcome so = engine.step(X, res.frozen, t, t1);
+            const StepOutcome so = engine.step(X, frozen_local, t, t1);
             if (so.fail != StepFail::none) {
                 ++res.stats.rejected_steps;
                 res.stats.last_rejection = so.reason;
@@ -1006,8 +1083,62 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         res.reason = std::string("arithmetic failure during a step: ") + e.what();
     }
     res.state = to_params(X);
+    res.frozen.assign(theta0.m, 0);
+    std::copy(frozen_local.begin(), frozen_local.end(), res.frozen.begin() + static_cast<std::ptrdiff_t>(jb));
     res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
     return res;
+}
+
+void gather_owned(TwoLayerParams<IntervalD>& params, const FlowPartition& part) {
+    if (!part.distributed()) return;
+    const std::size_t m = params.m, d = params.d, S = d + 1;
+    const std::size_t jb = std::min(part.begin, m), je = std::min(part.end, m);
+    std::vector<IntervalD> v(m * S, IntervalD(0));
+    for (std::size_t j = jb; j < je; ++j) {
+        for (std::size_t i = 0; i < d; ++i) v[j * S + i] = params.W(j, i);
+        v[j * S + d] = params.a[j];
+    }
+    part.allreduce_sum(v);  // x + [0, 0] is exact (IntervalD addition of an exact zero)
+    for (std::size_t j = 0; j < m; ++j) {
+        for (std::size_t i = 0; i < d; ++i) params.W(j, i) = v[j * S + i];
+        params.a[j] = v[j * S + d];
+    }
+}
+
+void gather_flow_result(FlowResult& res, const FlowPartition& part) {
+    if (!part.distributed()) return;
+    gather_owned(res.state, part);
+    for (auto& sn : res.snapshots) gather_owned(sn.state, part);
+    for (auto& st : res.tube) gather_owned(st.tube, part);
+    // counts (exact integers < 2^53) and frozen flags
+    std::vector<IntervalD> v;
+    auto push = [&](std::size_t c) { v.push_back(IntervalD(static_cast<long long>(c))); };
+    push(res.stats.smooth_neuron_steps);
+    push(res.stats.hull_neuron_steps);
+    push(res.stats.hull_substeps);
+    for (const auto& st : res.tube) {
+        push(st.smooth);
+        push(st.hull);
+        push(st.frozen);
+        push(st.hull_substeps);
+    }
+    for (char f : res.frozen) push(f ? 1 : 0);
+    part.allreduce_sum(v);
+    std::size_t q = 0;
+    auto pop = [&] { return static_cast<std::size_t>(v[q++].lower()); };
+    res.stats.smooth_neuron_steps = pop();
+    res.stats.hull_neuron_steps = pop();
+    res.stats.hull_substeps = pop();
+    for (auto& st : res.tube) {
+        st.smooth = pop();
+        st.hull = pop();
+        st.frozen = pop();
+        st.hull_substeps = pop();
+    }
+    for (auto& f : res.frozen) f = pop() != 0 ? 1 : 0;
+    res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
+    res.owned_begin = 0;
+    res.owned_end = res.state.m;
 }
 
 // ---- rigorous gradient descent ----------------------------------------------------------------

@@ -43,6 +43,30 @@ enum class FlowStatus {
 };
 std::string to_string(FlowStatus s);
 
+// Splitting a wide flow across processes (MPI ranks, or threads in one process). Process r
+// integrates only the neurons [begin, end) (its "owned" neurons); the neurons interact only through
+// the n residuals, so per step the processes exchange sums over neurons of n-vectors (residual
+// enclosures, residual Taylor-model coefficients) and make every data-dependent decision (step
+// acceptance, remainder-validation iterations, the step-size proposal) collectively, so every
+// process takes exactly the same steps. Contract for the three reducers (every process calls them
+// the same number of times, in the same order):
+//   allreduce_sum: element-wise sum of the vector over all processes, in place, the SAME bits on
+//     every process (e.g. reduce in a fixed rank order then broadcast; MPI_Allreduce with a
+//     user-defined op is not guaranteed to give every rank the same bits). Rigour: the sum is an
+//     interval sum, so a sum of enclosures is an enclosure of the sum; IntervalD addition is
+//     outward.
+//   allreduce_and: logical and over all processes (step acceptance).
+//   allreduce_min: minimum over all processes (step-size proposals).
+// The owned ranges of all processes must be disjoint and cover [0, m) (the total count is checked).
+// Without reducers the range must be the whole [0, m) (the default: a single process).
+struct FlowPartition {
+    std::size_t begin = 0, end = SIZE_MAX;  // owned neurons [begin, min(end, m))
+    std::function<void(std::vector<IntervalD>&)> allreduce_sum;
+    std::function<bool(bool)> allreduce_and;
+    std::function<double(double)> allreduce_min;
+    bool distributed() const noexcept { return static_cast<bool>(allreduce_sum); }
+};
+
 struct FlowOptions {
     double t_end = 1.0;
     std::vector<double> output_times;  // snapshot times in (0, t_end]; steps land on them exactly
@@ -60,6 +84,8 @@ struct FlowOptions {
     // sub-steps per neuron per step, down to step / 2^hull_max_depth.
     int hull_max_substeps = 200;
     int hull_max_depth = 30;
+    // Multi-process split (see FlowPartition); default: this process integrates every neuron.
+    FlowPartition partition;
 };
 
 // One accepted step: for every t in [t0, t1] and every solution, theta(t) lies in `tube`.
@@ -84,6 +110,13 @@ struct FlowStats {
     std::string last_rejection;             // reason of the last rejected step attempt
 };
 
+// With a partition (options.partition.distributed()), a process's FlowResult holds valid
+// enclosures ONLY for its owned neurons [owned_begin, owned_end): in `state`, `snapshots`, `tube`
+// and `frozen`; the other neurons keep their initial boxes theta0 (state, snapshots, tube) and
+// frozen = 0, which are NOT enclosures of the solution at later times. The neuron counts in
+// `stats` (smooth/hull neuron-steps, hull sub-steps, frozen) and in every FlowStep are those of the
+// owned neurons; status, t_reached, step times, steps, rejected_steps and validation_iterations are
+// global (identical on every process). `gather_flow_result` makes everything global.
 struct FlowResult {
     FlowStatus status = FlowStatus::not_run;
     std::string reason;                // why not completed (empty when completed)
@@ -93,6 +126,7 @@ struct FlowResult {
     std::vector<FlowStep> tube;        // when options.store_tube
     std::vector<FlowSnapshot> snapshots;
     FlowStats stats;
+    std::size_t owned_begin = 0, owned_end = 0;  // the neurons this process integrated
     bool completed() const noexcept { return status == FlowStatus::completed; }
 };
 
@@ -103,6 +137,16 @@ using FlowObserver = std::function<void(const FlowStep&)>;
 // from any theta(0) in `theta0` on [0, options.t_end].
 FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& theta0,
                                    const FlowOptions& options, const FlowObserver& observer = {});
+
+// Collective (every process calls it with its own partition, the same number of times): replaces
+// the neurons outside [begin, end) of `params` by their owners' values. Exact: each entry is its
+// owner's enclosure plus exact zeros from the other processes. No-op without a partition.
+void gather_owned(TwoLayerParams<IntervalD>& params, const FlowPartition& partition);
+// Collective: gathers state, snapshots, every stored tube step, frozen flags and the neuron counts
+// of stats and steps, so that every process holds the single-process form of the result (the
+// per-neuron enclosures are the owners'; they equal the single-process ones up to the rounding of
+// the residual sums, which are summed per process and then across processes).
+void gather_flow_result(FlowResult& result, const FlowPartition& partition);
 
 // ---- rigorous gradient descent ---------------------------------------------------------------
 // theta_{t+1} = theta_t - step * g_t for every g_t in the Clarke hull (sigma'(0) anywhere in
