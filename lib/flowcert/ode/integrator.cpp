@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <type_traits>
+
+#include "centre_dd.hpp"
 
 namespace flowcert::ode {
 
@@ -61,6 +65,10 @@ public:
         zero_ = IntervalTraits<I>::from_integer(0, bits);
         one_ = IntervalTraits<I>::from_integer(1, bits);
         tol_ = opt.tolerance > 0 ? opt.tolerance : std::ldexp(1.0, -static_cast<int>(std::min(bits, 1000L))) / 100;
+        if constexpr (std::is_same_v<I, IntervalD>) {
+            dd_.emplace(f, params);
+            if (!dd_->supported()) dd_.reset();
+        }
     }
 
     void init(const std::vector<I>& x0) {
@@ -100,9 +108,25 @@ public:
             if (res.steps >= opt_.max_steps)
                 return {Status::step_limit, "maximum number of steps (" + std::to_string(opt_.max_steps) + ") reached"};
             const Vec<I> X = box();
-            // 1. Taylor coefficients at the centre (C^0) and over the box (C^1).
-            auto r = ec_.compute(c_, p_);
-            if (!r.ok()) return fail(from_eval(r.status), "at the centre of the set: " + r.reason, X, res);
+            // 1. Taylor coefficients at the centre (C^0) and over the box (C^1). IntervalD: at the
+            //    centre in double-double with a rigorous radius when the field is polynomial.
+            use_dd_ = false;
+            if constexpr (std::is_same_v<I, IntervalD>) {
+                if (dd_) {
+                    cd_.resize(n_);
+                    bool point = true;
+                    for (int i = 0; i < n_; ++i) {
+                        cd_[i] = c_[i].lower();
+                        point = point && c_[i].lower() == c_[i].upper();
+                    }
+                    use_dd_ = point && dd_->compute(cd_, p_);
+                }
+            }
+            taylor::EvalResult r;
+            if (!use_dd_ || q_ < p_) {
+                r = ec_.compute(c_, p_);
+                if (!r.ok()) return fail(from_eval(r.status), "at the centre of the set: " + r.reason, X, res);
+            }
             r = q_ < p_ ? ex_.compute(X, p_) : ex_.compute_c1(X, p_);
             if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
             if (q_ < p_) {
@@ -111,6 +135,15 @@ public:
             }
             double h = std::min(estimate_step(), opt_.max_step);
             while (true) {
+                if constexpr (std::is_same_v<I, IntervalD>) {
+                    // Keep the time a point when it is one: take h' = fl(t + h) - t (exact when
+                    // h <= t, Sterbenz), so t + h' is a double. Otherwise the time enclosure would
+                    // gain an ulp per step. (h only chooses the step; the step is validated with h'.)
+                    if (t_.lower() == t_.upper()) {
+                        const double h2 = (t_.lower() + h) - t_.lower();
+                        if (h2 > 0 && std::isfinite(h2)) h = h2;
+                    }
+                }
                 const bool last = !(upper(remaining) > h);
                 const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
                 Outcome o = try_step(hI, X, res);
@@ -143,6 +176,15 @@ private:
     Vec<I> c_, R0_, R_;
     Mat<I> C_, B_, Binv_;
     Mat<I> VA_, VB_, VE_;  // derivative: point matrix + orthogonal basis x interval error matrix
+    std::optional<detail::CentreDD> dd_;  // IntervalD and polynomial fields only
+    std::vector<double> cd_;
+    bool use_dd_ = false;                 // this step's centre coefficients are dd_'s
+
+    double centre_mag(int i, int k) const {
+        if constexpr (std::is_same_v<I, IntervalD>)
+            if (use_dd_) return detail::dd_mag(dd_->coeff(i, k));
+        return mag(ec_.coeff(i, k));
+    }
 
     Outcome fail(Status s, std::string reason, const Vec<I>& X, Result<I>& res) {
         res.offending_set = X;
@@ -158,7 +200,7 @@ private:
         double h = std::numeric_limits<double>::infinity();
         for (int k = std::max(1, p_ - 1); k <= p_; ++k) {
             double m = 0;
-            for (int i = 0; i < n_; ++i) m = std::max(m, mag(ec_.coeff(i, k)));
+            for (int i = 0; i < n_; ++i) m = std::max(m, centre_mag(i, k));
             if (m > 0) h = std::min(h, std::pow(tol_ * scale / m, 1.0 / k));
         }
         return h;
@@ -214,16 +256,47 @@ private:
         //    the mean value theorem (DT_q over X), the second enclosed by x_k(X) - x_k(c).
         const int q = q_;
         const taylor::TaylorEvaluator<I>& ej = q < p ? ej_ : ex_;
-        Vec<I> y(n);
+        //    The new centre is c' = mid(y) and z = y - c' goes into the r part of the doubleton.
+        //    With the double-double centre (IntervalD, polynomial fields), T_p(c,h) = hi + lo +- r
+        //    and c' = hi, so z = [lo - r, lo + r] + remainder: the centre's rounding error stays
+        //    ~u^2 |y| instead of tens of ulps of |y| per step.
+        Vec<I> y(n), c_new(n), z(n);
         const I hq1 = pow(hI, q + 1);
+        bool dd_done = false;
+        if constexpr (std::is_same_v<I, IntervalD>) {
+            detail::DD hd, yd;
+            if (use_dd_ && detail::dd_from_interval(hI, hd)) {
+                dd_done = true;
+                for (int i = 0; i < n && dd_done; ++i) {
+                    if (!dd_->taylor_sum(i, hd, yd)) {
+                        dd_done = false;
+                        break;
+                    }
+                    c_new[i] = IntervalD::exact(yd.hi);
+                    z[i] = detail::dd_to_interval(detail::DD{0.0, yd.lo, yd.r}) + rem[i];
+                }
+            }
+        }
+        if (use_dd_ && !dd_done && q == p) {  // a guard failed: interval coefficients after all
+            use_dd_ = false;
+            auto r = ec_.compute(c_, p_);
+            if (!r.ok()) return {from_eval(r.status), "at the centre of the set: " + r.reason};
+        }
         for (int i = 0; i < n; ++i) {
-            I acc = ec_.coeff(i, p);
-            for (int k = p - 1; k >= 0; --k) acc = acc * hI + ec_.coeff(i, k);
-            y[i] = acc + rem[i];
+            if (!dd_done) {
+                I acc = ec_.coeff(i, p);
+                for (int k = p - 1; k >= 0; --k) acc = acc * hI + ec_.coeff(i, k);
+                y[i] = acc + rem[i];
+            }
             if (q < p) {
                 I tail = ex_.coeff(i, p) - ec_.coeff(i, p);
                 for (int k = p - 1; k > q; --k) tail = tail * hI + (ex_.coeff(i, k) - ec_.coeff(i, k));
-                y[i] += tail * hq1;
+                if (dd_done) z[i] += tail * hq1;
+                else y[i] += tail * hq1;
+            }
+            if (!dd_done) {
+                c_new[i] = detail::point_mid(y[i]);
+                z[i] = y[i] - c_new[i];
             }
         }
         Mat<I> J(n, n, zero_);
@@ -236,11 +309,6 @@ private:
         // Lohner update of the doubleton c + C r0 + B r [Lohner 1987]:
         //   x(h) in c' + C' r0 + B' r',  c' = mid(y), C' = mid(J C),
         //   r' in (B'^{-1} J B) r + B'^{-1} ((y - c') + (J C - C') r0).
-        Vec<I> c_new(n), z(n);
-        for (int i = 0; i < n; ++i) {
-            c_new[i] = detail::point_mid(y[i]);
-            z[i] = y[i] - c_new[i];
-        }
         const Mat<I> JC = detail::mul(J, C_);
         Mat<I> C_new = JC, dC = JC;
         for (std::size_t e = 0; e < JC.a.size(); ++e) {

@@ -106,8 +106,11 @@ struct MidRadAcc {
         const double eta = std::numeric_limits<double>::denorm_min();
         const double c1 = static_cast<double>(n + 1) * u;  // exact; >= gamma_n (1-u)^-n
         const double c2 = 1.0 + static_cast<double>((n + 5) / 2) * 0x1p-52;  // exact; >= 1 + (n+4)u >= (1-u)^-(n+3)
-        double R = rounding::add(rounding::mul(c1, A, +1), rounding::mul(c2, rho, +1), +1);
-        R = rounding::add(R, rounding::mul(8.0 * (n + 1), eta, +1), +1);
+        // R >= c1 A + c2 rho + 8(n+1) eta, evaluated in round-to-nearest: the nonnegative sum of
+        // three roundings is >= (1-u)^3 times its exact value in the normal range, and each rounding
+        // in the subnormal range errs by at most eta/2 (covered by the extra 8 eta); the final
+        // product by 1 + 2^-50 = 1 + 8u, itself rounded, gives (1-u)^4 (1 + 8u) > 1.
+        const double R = (c1 * A + c2 * rho + (8.0 * (n + 1) + 8.0) * eta) * (1.0 + 0x1p-50);
         if (!std::isfinite(R)) return false;
         out = IntervalD::bounds(rounding::add(s, -R, -1), rounding::add(s, R, +1));
         return true;
@@ -118,7 +121,28 @@ inline void midrad(const IntervalD& x, double& m, double& r) {
     const double lo = x.lower(), hi = x.upper();
     m = 0.5 * lo + 0.5 * hi;  // a double in [lo, hi] (halving is exact above the subnormal range)
     if (!(m >= lo && m <= hi)) m = lo;  // subnormal corner case or infinite bounds
-    r = std::max(rounding::add(hi, -m, +1), rounding::add(m, -lo, +1));  // upward: [lo,hi] in m +- r
+    // upward: [lo,hi] in m +- r. d = fl(max(hi - m, m - lo)) >= (1-u) times the exact difference
+    // (normal range; absolute eta/2 below it); fl(d (1 + 4u)) >= (1-u)^2 (1 + 4u) exact > exact, and
+    // adding 2 eta (exact in the subnormal range, monotone above it) covers the subnormal case.
+    // Infinite bounds give r = inf or NaN, which the kernel rejects (non-finite -> interval code).
+    r = std::max(hi - m, m - lo) * (1.0 + 0x1p-51) + 2 * std::numeric_limits<double>::denorm_min();
+}
+
+// x / d for a positive integer d (the 1/(k+1) of x_{k+1} = f_k/(k+1)). IntervalD: d = 1 is exact;
+// otherwise each bound is divided in round-to-nearest and moved one ulp outward (a correctly
+// rounded quotient is within half a gap of the exact one, so one step outward bounds it), except
+// that 0 stays 0. Cheaper than the general outward division, at most one ulp wider.
+template <class T>
+inline T div_count(const T& x, int d) {
+    return x / d;
+}
+template <>
+inline IntervalD div_count(const IntervalD& x, int d) {
+    if (d == 1) return x;
+    const double dd = static_cast<double>(d), lo = x.lower(), hi = x.upper();
+    const double l = lo == 0.0 ? 0.0 : rounding::next_down(lo / dd);
+    const double h = hi == 0.0 ? 0.0 : rounding::next_up(hi / dd);
+    return IntervalD::bounds(l, h);
 }
 
 }  // namespace
@@ -215,10 +239,10 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
         // x_{k+1} = f_k / (k+1)
         for (int i = 0; i < n_; ++i) {
             const std::size_t o = static_cast<std::size_t>(outputs_[i]);
-            val_[i * stride_ + k + 1] = val_[o * stride_ + k] / (k + 1);
+            val_[i * stride_ + k + 1] = div_count(val_[o * stride_ + k], k + 1);
             if (c1)
                 for (int j = 0; j < n_; ++j)
-                    der_[(i * stride_ + k + 1) * n_ + j] = der_[(o * stride_ + k) * n_ + j] / (k + 1);
+                    der_[(i * stride_ + k + 1) * n_ + j] = div_count(der_[(o * stride_ + k) * n_ + j], k + 1);
             fill_midrad(i, k + 1, c1);
         }
     }
