@@ -1,7 +1,8 @@
 // Interval-layer benchmark: IntervalD add / mul / length-1000 dot product against raw double,
 // raw Boost.Interval with its default policy (hardware rounding-mode switching) and raw
 // Boost.Interval with flowcert's own rounding policy (the wrapper unwrapped); IntervalMp add /
-// mul at 128 and 256 bits against raw MPFI and raw MPFR calls on preallocated outputs.
+// mul at 128 and 256 bits against raw MPFI and raw MPFR calls on preallocated outputs (the strict
+// baseline) and raw MPFR calls that create their result (the fair baseline of `z = x op y`).
 // Ratios are reported by scripts in docs/arithmetic.md ("Benchmark").
 #include <benchmark/benchmark.h>
 
@@ -150,6 +151,35 @@ void BM_mpfr_mul(benchmark::State& st) {
     }
     st.SetItemsProcessed(st.iterations() * kM);
 }
+// raw MPFR with a freshly created result, as `c = a + b` on a value type must do: the fair
+// baseline of IntervalMp's binary operators (init two bounds, two calls, move into c, clear)
+template <bool Mul>
+void mpfr_op_alloc(benchmark::State& st) {
+    RawMpfi r(st.range(0));
+    const long prec = st.range(0);
+    for (auto _ : st) {
+        for (int i = 0; i < kM; ++i) {
+            mpfr_t lo, hi;
+            mpfr_init2(lo, prec);
+            mpfr_init2(hi, prec);
+            if (Mul) {
+                mpfr_mul(lo, &r.a[i]->left, &r.b[i]->left, MPFR_RNDD);
+                mpfr_mul(hi, &r.a[i]->right, &r.b[i]->right, MPFR_RNDU);
+            } else {
+                mpfr_add(lo, &r.a[i]->left, &r.b[i]->left, MPFR_RNDD);
+                mpfr_add(hi, &r.a[i]->right, &r.b[i]->right, MPFR_RNDU);
+            }
+            mpfr_swap(&r.c[i]->left, lo);
+            mpfr_swap(&r.c[i]->right, hi);
+            mpfr_clear(lo);
+            mpfr_clear(hi);
+        }
+        benchmark::ClobberMemory();
+    }
+    st.SetItemsProcessed(st.iterations() * kM);
+}
+void BM_mpfr_add_alloc(benchmark::State& st) { mpfr_op_alloc<false>(st); }
+void BM_mpfr_mul_alloc(benchmark::State& st) { mpfr_op_alloc<true>(st); }
 void BM_mpfi_add(benchmark::State& st) {
     RawMpfi r(st.range(0));
     for (auto _ : st) {
@@ -180,6 +210,31 @@ void BM_mpfi_mul_inplace(benchmark::State& st) {
     for (int i = 0; i < kM; ++i) mpfi_interv_d(r.b[i], 1.0, 1.0 + 0x1p-50);  // keeps a bounded
     for (auto _ : st) {
         for (int i = 0; i < kM; ++i) mpfi_mul(r.a[i], r.a[i], r.b[i]);
+        benchmark::ClobberMemory();
+    }
+    st.SetItemsProcessed(st.iterations() * kM);
+}
+// in place, raw MPFR: the two directed-rounding calls of c op= b on the same operands as the
+// in-place IntervalMp benchmarks below (the strict baseline of `op=`)
+void BM_mpfr_add_inplace(benchmark::State& st) {
+    RawMpfi r(st.range(0));
+    for (auto _ : st) {
+        for (int i = 0; i < kM; ++i) {
+            mpfr_add(&r.a[i]->left, &r.a[i]->left, &r.b[i]->left, MPFR_RNDD);
+            mpfr_add(&r.a[i]->right, &r.a[i]->right, &r.b[i]->right, MPFR_RNDU);
+        }
+        benchmark::ClobberMemory();
+    }
+    st.SetItemsProcessed(st.iterations() * kM);
+}
+void BM_mpfr_mul_inplace(benchmark::State& st) {
+    RawMpfi r(st.range(0));
+    for (int i = 0; i < kM; ++i) mpfi_interv_d(r.b[i], 1.0, 1.0 + 0x1p-50);  // keeps a bounded
+    for (auto _ : st) {
+        for (int i = 0; i < kM; ++i) {
+            mpfr_mul(&r.a[i]->left, &r.a[i]->left, &r.b[i]->left, MPFR_RNDD);
+            mpfr_mul(&r.a[i]->right, &r.a[i]->right, &r.b[i]->right, MPFR_RNDU);
+        }
         benchmark::ClobberMemory();
     }
     st.SetItemsProcessed(st.iterations() * kM);
@@ -240,12 +295,16 @@ BENCHMARK_TEMPLATE(BM_dot, BoostDefault);
 BENCHMARK_TEMPLATE(BM_dot, BoostWiden);
 BENCHMARK_TEMPLATE(BM_dot, IntervalD);
 BENCHMARK(BM_mpfr_add)->Arg(128)->Arg(256);
+BENCHMARK(BM_mpfr_add_alloc)->Arg(128)->Arg(256);
 BENCHMARK(BM_mpfi_add)->Arg(128)->Arg(256);
+BENCHMARK(BM_mpfr_add_inplace)->Arg(128)->Arg(256);
 BENCHMARK(BM_mpfi_add_inplace)->Arg(128)->Arg(256);
 BENCHMARK(BM_IntervalMp_add)->Arg(128)->Arg(256);
 BENCHMARK(BM_IntervalMp_add_inplace)->Arg(128)->Arg(256);
 BENCHMARK(BM_mpfr_mul)->Arg(128)->Arg(256);
+BENCHMARK(BM_mpfr_mul_alloc)->Arg(128)->Arg(256);
 BENCHMARK(BM_mpfi_mul)->Arg(128)->Arg(256);
+BENCHMARK(BM_mpfr_mul_inplace)->Arg(128)->Arg(256);
 BENCHMARK(BM_mpfi_mul_inplace)->Arg(128)->Arg(256);
 BENCHMARK(BM_IntervalMp_mul)->Arg(128)->Arg(256);
 BENCHMARK(BM_IntervalMp_mul_inplace)->Arg(128)->Arg(256);

@@ -49,13 +49,23 @@ public:
     // Bounds given as MPFR numbers (copied exactly at their own precision, then rounded outward to p).
     static IntervalMp from_mpfr(mpfr_srcptr lo, mpfr_srcptr hi, Precision p);
 
-    IntervalMp(const IntervalMp& o);
-    IntervalMp(IntervalMp&& o) noexcept;
+    IntervalMp(const IntervalMp& o) { copy_from(o); }
+    IntervalMp(IntervalMp&& o) noexcept { take(o); }
     IntervalMp& operator=(const IntervalMp& o);
-    IntervalMp& operator=(IntervalMp&& o) noexcept;
-    ~IntervalMp();
+    IntervalMp& operator=(IntervalMp&& o) noexcept {
+        if (this != &o) {
+            if (!is_inline() && !o.is_inline()) {
+                mpfi_swap(v_, o.v_);  // both on the heap: swap the limb pointers
+            } else {
+                destroy();
+                take(o);
+            }
+        }
+        return *this;
+    }
+    ~IntervalMp() { destroy(); }
 
-    long precision() const noexcept { return static_cast<long>(mpfi_get_prec(v_)); }
+    long precision() const noexcept { return static_cast<long>(mpfr_get_prec(&(v_)->left)); }
     // Outward rounding to fewer (or more) bits.
     IntervalMp rounded_to(Precision p) const;
     // Enclosing double interval bounds (outward).
@@ -67,8 +77,21 @@ public:
     IntervalMp& operator*=(const IntervalMp& y);
     IntervalMp& operator/=(const IntervalMp& y);
 
-    friend IntervalMp operator+(const IntervalMp& x, const IntervalMp& y);
-    friend IntervalMp operator-(const IntervalMp& x, const IntervalMp& y);
+    // [lo, hi] outward with two MPFR calls (see interval_mp.cpp, "+ - * on the endpoints")
+    friend IntervalMp operator+(const IntervalMp& x, const IntervalMp& y) {
+        IntervalMp r(Uninit{}, x.precision() > y.precision() ? x.precision() : y.precision());
+        mpfr_add(&r.v_->left, &x.v_->left, &y.v_->left, MPFR_RNDD);
+        mpfr_add(&r.v_->right, &x.v_->right, &y.v_->right, MPFR_RNDU);
+        r.fix_zero_signs();
+        return r;
+    }
+    friend IntervalMp operator-(const IntervalMp& x, const IntervalMp& y) {
+        IntervalMp r(Uninit{}, x.precision() > y.precision() ? x.precision() : y.precision());
+        mpfr_sub(&r.v_->left, &x.v_->left, &y.v_->right, MPFR_RNDD);
+        mpfr_sub(&r.v_->right, &x.v_->right, &y.v_->left, MPFR_RNDU);
+        r.fix_zero_signs();
+        return r;
+    }
     friend IntervalMp operator*(const IntervalMp& x, const IntervalMp& y);
     friend IntervalMp operator/(const IntervalMp& x, const IntervalMp& y);
     friend IntervalMp operator-(const IntervalMp& x);
@@ -91,10 +114,62 @@ public:
     template <class T> friend bool operator!=(const IntervalMp&, const T&) = delete;
 
     mpfi_srcptr get() const noexcept { return v_; }
+    // For writing a value through MPFI/MPFR calls (mpfi_add, mpfi_interv_fr, ...). Must not be
+    // used to change the precision or to clear/re-initialise the value (mpfi_set_prec,
+    // mpfi_round_prec, mpfi_clear, mpfi_swap): at <= kInlineBits the limbs live inside the object.
     mpfi_ptr get_mutable() noexcept { return v_; }
 
+    // Values of at most this many bits keep their limbs inside the object (MPFR's custom
+    // interface, mpfr_custom_init_set), so creating, copying and destroying them never touches
+    // the heap; larger precisions use mpfi_init2 as usual.
+    static constexpr long kInlineBits = 256;
+
 private:
+    static constexpr int kInlineLimbs = static_cast<int>((kInlineBits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
     mpfi_t v_;
+    mp_limb_t limbs_[2 * kInlineLimbs];
+
+    struct Uninit {};
+    IntervalMp(Uninit, long bits) { init_at(bits); }  // bounds unset: the caller writes them
+    bool is_inline() const noexcept { return mpfr_get_prec(&(v_)->left) <= kInlineBits; }
+    void init_at(long bits) noexcept {
+        if (bits <= kInlineBits) {
+            mpfr_custom_init_set(&v_->left, MPFR_ZERO_KIND, 0, bits, limbs_);
+            mpfr_custom_init_set(&v_->right, -MPFR_ZERO_KIND, 0, bits, limbs_ + kInlineLimbs);  // [+0, -0] as MPFI
+        } else {
+            mpfi_init2(v_, bits);
+        }
+    }
+    void destroy() noexcept {
+        if (!is_inline()) mpfi_clear(v_);
+    }
+    // *this is uninitialised; takes o's value (and o's heap limbs; o is left [0, 0] at 64 bits).
+    void take(IntervalMp& o) noexcept {
+        if (o.is_inline()) {
+            copy_from(o);
+        } else {
+            v_[0] = o.v_[0];  // steal the heap limbs
+            o.init_at(64);
+        }
+    }
+    void copy_from(const IntervalMp& o) noexcept {  // *this uninitialised
+        if (o.is_inline()) {
+            // the struct and the limbs are plain data: copy them and point the bounds at our limbs
+            v_[0] = o.v_[0];
+            for (int i = 0; i < 2 * kInlineLimbs; ++i) limbs_[i] = o.limbs_[i];
+            mpfr_custom_move(&v_->left, limbs_);
+            mpfr_custom_move(&v_->right, limbs_ + kInlineLimbs);
+        } else {
+            mpfi_init2(v_, mpfr_get_prec(&o.v_->left));
+            mpfi_set(v_, o.v_);
+        }
+    }
+    // MPFI's representation: a zero lower bound is +0, a zero upper bound is -0.
+    void fix_zero_signs() noexcept {
+        if (mpfr_zero_p(&v_->left) && mpfr_signbit(&v_->left)) mpfr_neg(&v_->left, &v_->left, MPFR_RNDU);
+        if (mpfr_zero_p(&v_->right) && !mpfr_signbit(&v_->right)) mpfr_neg(&v_->right, &v_->right, MPFR_RNDD);
+    }
+    void raise_precision(long bits);
     void set_integer(long long k);
 };
 
