@@ -80,11 +80,11 @@ void IntervalMp::raise_precision(long bits) {
 }
 
 void IntervalMp::set_integer(long long k) {
+    mp_limb_t limb[(kIntegerBits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS];
     mpfr_t t;
-    mpfr_init2(t, kIntegerBits);
+    mpfr_custom_init_set(t, MPFR_ZERO_KIND, 0, kIntegerBits, limb);  // on the stack: no heap
     mpfr_set_sj(t, k, MPFR_RNDN);  // exact: 64 bits hold any long long
     mpfi_set_fr(v_, t);
-    mpfr_clear(t);
 }
 
 IntervalMp IntervalMp::from_integer(long long k, Precision p) {
@@ -196,8 +196,22 @@ inline void mul_into(mpfi_ptr r, mpfi_srcptr x, mpfi_srcptr y) {
     } else {  // 0 in the interior of x
         if (mpfr_sgn(c) >= 0) { lo1 = a; lo2 = d; hi1 = b; hi2 = d; }
         else if (mpfr_sgn(d) <= 0) { lo1 = b; lo2 = c; hi1 = a; hi2 = c; }
-        else {  // both straddle 0: min(ad, bc), max(ac, bd)
-            mpfi_mul(r, x, y);
+        else {  // both straddle 0: [min(ad, bc), max(ac, bd)], one temporary (inline limbs)
+            const mpfr_prec_t p = mpfr_get_prec(&r->left);
+            if (p > IntervalMp::kInlineBits) {
+                mpfi_mul(r, x, y);
+                return;
+            }
+            mp_limb_t limbs[(IntervalMp::kInlineBits + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS];
+            mpfr_t t;
+            mpfr_custom_init_set(t, MPFR_ZERO_KIND, 0, p, limbs);
+            mpfr_mul(t, a, d, MPFR_RNDD);
+            mpfr_mul(&r->left, b, c, MPFR_RNDD);
+            if (mpfr_less_p(t, &r->left)) mpfr_set(&r->left, t, MPFR_RNDD);  // exact: same precision
+            mpfr_mul(t, a, c, MPFR_RNDU);
+            mpfr_mul(&r->right, b, d, MPFR_RNDU);
+            if (mpfr_greater_p(t, &r->right)) mpfr_set(&r->right, t, MPFR_RNDU);
+            fix_zero_signs(r);
             return;
         }
     }

@@ -136,6 +136,16 @@ template <class T>
 inline T div_count(const T& x, int d) {
     return x / d;
 }
+// IntervalMp: each bound divided by d with directed rounding (two mpfr_div_ui calls, no temporary;
+// the result keeps x's precision). The representation stays MPFI's: +-0 / d keeps its sign.
+template <>
+inline IntervalMp div_count(const IntervalMp& x, int d) {
+    if (d == 1) return x;
+    IntervalMp r{Precision(x.precision())};
+    mpfr_div_ui(&r.get_mutable()->left, &x.get()->left, static_cast<unsigned long>(d), MPFR_RNDD);
+    mpfr_div_ui(&r.get_mutable()->right, &x.get()->right, static_cast<unsigned long>(d), MPFR_RNDU);
+    return r;
+}
 template <>
 inline IntervalD div_count(const IntervalD& x, int d) {
     if (d == 1) return x;
