@@ -1,6 +1,7 @@
 // bench_ode -- Lorenz (s=10, r=28, b=8/3) from (1,1,1) and from the box of radius 1e-10 to
 // T = 1, 5, 10 with the rigorous integrator (IntervalD, order 20), and the same problem with
-// Boost.Odeint runge_kutta_dopri5 (non-rigorous). Counters: steps, max width at T.
+// Boost.Odeint runge_kutta_dopri5 (non-rigorous), and the MPFR back end (BM_RigorousMp/T/bits).
+// Counters: steps, max width at T.
 // Run: build-*/bench/ode/bench_ode --benchmark_counters_tabular=true   (see bench/ode/README.md)
 #include <benchmark/benchmark.h>
 
@@ -45,6 +46,29 @@ BENCHMARK(BM_Rigorous)
     ->Args({10, 0, 15})
     ->Args({10, 0, 25})
     ->Unit(benchmark::kMillisecond);
+
+// The MPFR back end (IntervalMp at `bits`), from the point (1,1,1), order 20.
+void BM_RigorousMp(benchmark::State& state) {
+    const int T = static_cast<int>(state.range(0));
+    const long bits = state.range(1);
+    auto parsed = taylor::parse_formula(kLorenz);
+    const auto& f = *parsed.field;
+    const Precision P(bits);
+    std::vector<IntervalMp> p{IntervalMp::from_integer(10, P), IntervalMp::from_integer(28, P),
+                              IntervalMp::from_decimal("8/3", P)};
+    std::vector<IntervalMp> x0(3, IntervalMp::from_integer(1, P));
+    ode::Result<IntervalMp> res;
+    for (auto _ : state) {
+        res = ode::integrate(f, p, x0, IntervalMp::from_integer(T, P), {}, ode::Options{}, bits);
+        benchmark::DoNotOptimize(res.final_box.data());
+    }
+    double w = 0;
+    for (const auto& x : res.final_box) w = std::max(w, width(x));
+    state.counters["steps"] = static_cast<double>(res.steps);
+    state.counters["max_width"] = w;
+    state.counters["ok"] = res.ok() ? 1 : 0;
+}
+BENCHMARK(BM_RigorousMp)->Args({10, 53})->Args({1, 128})->Unit(benchmark::kMillisecond);
 
 using State3 = std::array<double, 3>;
 void lorenz(const State3& x, State3& dx, double) {
