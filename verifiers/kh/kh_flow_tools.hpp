@@ -1,0 +1,266 @@
+// verifiers/kh/kh_flow_tools.hpp -- shared pieces of the kh/theorem10_escape and kh/first_saddle verifiers
+// [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089). Local to verifiers/kh (not a library header).
+//
+//  * square_loss_derivatives: L(w) = c sum_i (H(x_i; w) - y_i)^2, grad L = 2c J^T r, and
+//      Hess L = 2c (J^T J + sum_i r_i Hess H_i)   (r = H(X; w) - y),  from the model layer's enclosures.
+//  * the RAY of a single-block KKT point [DERIVED, docs/kh.md]: if the loss flow leaves the ray R_+ w* invariant
+//    (weighted squares with w* = e_k; diagonal nets with w* one balanced block), then with rho = ||w||,
+//      L(rho w*) = c sum_i (rho^L h_i - y_i)^2,  h = H(X; w*),  so
+//      rho' = L rho^{L-1} (N* - S rho^L),   N* = N(w*) = 2c y^T h,   S = 2c ||h||^2.
+//    Separating variables, 1/(L rho^{L-1}(N* - S rho^L)) = 1/(L N* rho^{L-1}) + S rho / (L N* (N* - S rho^L)), so
+//    the limiting path p(t) = rho_p(t) w* of [KH2025, Thm 4 / Thm 10] is the inverse of
+//      t_p(rho) = [ln rho - (1/2) ln(1 - S rho^2 / N*)] / (2 N*)                          (L = 2)
+//      t_p(rho) = -rho^{-(L-2)} / (L (L-2) N*) + (S / (L N*)) G(rho),
+//                 G(rho) = int_0^rho s/(N* - S s^L) ds = sum_{n>=0} S^n rho^{Ln+2} / (N*^{n+1} (Ln+2))   (L > 2)
+//    (the shifts ln(1/delta)/(2N*) and delta^{-(L-2)}/(L(L-2)N*) of p's definition cancel the first terms
+//    exactly). t_p is increasing on (0, rho*), rho* = (N*/S)^{1/L} = ||lim p(t)||.
+//  * escape brackets from a tube: T_esc = inf{t : ||psi(t)|| >= r}.
+#pragma once
+
+#include <flowcert/interval.hpp>
+#include <flowcert/linalg.hpp>
+#include <flowcert/nets.hpp>
+#include <flowcert/ode.hpp>
+#include <flowcert/taylor.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace khtools {
+
+using flowcert::Interval;
+using flowcert::IntervalTraits;
+template <class T> using Vec = flowcert::nets::Vec<T>;
+template <class T> using Mat = flowcert::nets::Mat<T>;
+
+template <Interval I> I cst(long long k, long bits) { return IntervalTraits<I>::from_integer(k, bits); }
+
+template <Interval I> I norm2_sq(const std::vector<I>& v) {
+    I s = sqr(v.at(0));
+    for (std::size_t i = 1; i < v.size(); ++i) s += sqr(v[i]);
+    return s;
+}
+template <Interval I> I norm2(const std::vector<I>& v) { return sqrt(norm2_sq(v)); }
+template <Interval I> std::vector<I> to_std(const Vec<I>& v) { return std::vector<I>(v.data(), v.data() + v.size()); }
+
+// ---- square loss ---------------------------------------------------------------------------------------
+template <Interval I>
+struct LossDerivatives {
+    bool ok = false;
+    std::string reason = "not evaluated";
+    I value;
+    Vec<I> gradient;
+    Mat<I> hessian;
+};
+
+// [KH2025, eq. (1)-(2)] with c from the normalization; Hessian = 2c (J^T J + sum_i r_i Hess H_i).
+template <Interval I>
+LossDerivatives<I> square_loss_derivatives(const flowcert::nets::HomogeneousModel<I>& model, const Vec<I>& w,
+                                           const Vec<I>& y, const flowcert::nets::SquareLossNormalization& norm,
+                                           bool with_hessian) {
+    LossDerivatives<I> out;
+    const auto H = model.outputs(w);
+    if (H.status != flowcert::nets::EvalStatus::ok) {
+        out.reason = H.reason;
+        return out;
+    }
+    const int n = model.sample_count(), P = model.parameter_count();
+    const I c = flowcert::nets::loss_scale<I>(norm, n, y(0));
+    Vec<I> r = H.outputs - y;
+    I v = sqr(r(0));
+    for (int i = 1; i < n; ++i) v += sqr(r(i));
+    out.value = c * v;
+    const Vec<I> wr = (c + c) * r;
+    if (!with_hessian) {
+        const auto g = model.weighted_gradient(w, wr);
+        if (g.status != flowcert::nets::EvalStatus::ok) {
+            out.reason = g.reason;
+            return out;
+        }
+        out.gradient = g.gradient;
+        out.ok = true;
+        out.reason = "ok";
+        return out;
+    }
+    const auto h = model.weighted_hessian(w, wr);
+    if (h.status != flowcert::nets::EvalStatus::ok) {
+        out.reason = h.reason;
+        return out;
+    }
+    out.gradient = h.gradient;
+    out.hessian = h.hessian;
+    const I zero = y(0) - y(0) + cst<I>(0, flowcert::precision(y(0)));
+    for (int i = 0; i < n; ++i) {
+        Vec<I> e = Vec<I>::Constant(n, zero);
+        e(i) = cst<I>(1, flowcert::precision(y(0)));
+        const auto gi = model.weighted_gradient(w, e);
+        if (gi.status != flowcert::nets::EvalStatus::ok) {
+            out.reason = gi.reason;
+            return out;
+        }
+        for (int a = 0; a < P; ++a)
+            for (int b = 0; b < P; ++b) out.hessian(a, b) += (c + c) * (gi.gradient(a) * gi.gradient(b));
+    }
+    out.ok = true;
+    out.reason = "ok";
+    return out;
+}
+
+// ---- the ray ODE rho' = L rho^{L-1}(N - S rho^L) and its limiting path ----------------------------------
+template <Interval I>
+struct Ray {
+    int L = 2;
+    I N;  // N(w*)
+    I S;  // 2c ||H(X; w*)||^2
+    long bits = 53;
+
+    // rho* = (N/S)^{1/L}: the norm of lim p(t) (bounded case, S > 0).
+    I rho_star() const { return exp(log(N / S) / cst<I>(L, bits)); }
+
+    // t_p(rho) (header comment); throws std::domain_error unless 0 < rho < rho* certainly.
+    I time_of(const I& rho) const {
+        const I q = S * pow(rho, L) / N;  // = S rho^L / N in [0, 1)
+        if (!flowcert::certainly_positive(rho) || !flowcert::certainly_less(q, cst<I>(1, bits)))
+            throw std::domain_error("ray: rho not certainly in (0, rho*)");
+        if (L == 2) return (log(rho) - log(cst<I>(1, bits) - q) / cst<I>(2, bits)) / (cst<I>(2, bits) * N);
+        // G(rho) = (rho^2/N) sum_n q^n/(Ln+2); tail after M terms <= (rho^2/N) q^M / ((LM+2)(1-q)).
+        const I one = cst<I>(1, bits);
+        I sum = cst<I>(0, bits), qn = one;
+        const double qhi = flowcert::upper(q);
+        int M = 0;
+        for (; M < 200000; ++M) {
+            sum += qn / cst<I>(static_cast<long long>(L) * M + 2, bits);
+            qn *= q;
+            if (flowcert::upper(qn) < std::ldexp(1.0, -static_cast<int>(bits) - 8) * (1 - qhi)) {
+                ++M;
+                break;
+            }
+        }
+        const I tail = qn / (cst<I>(static_cast<long long>(L) * M + 2, bits) * (one - q));
+        const I G = sqr(rho) / N * (sum + IntervalTraits<I>::bounds(0, 1, bits) * tail);
+        const I L_ = cst<I>(L, bits);
+        return -(one / pow(rho, L - 2)) / (L_ * cst<I>(L - 2, bits) * N) + S / (L_ * N) * G;
+    }
+
+    // Enclosure of rho_p(t) for an exact time t by bisection on exact doubles, using that t_p is increasing:
+    // t_p(lo) < t < t_p(hi) certainly  =>  rho_p(t) in [lo, hi].  Returns false if no bracket was found.
+    bool radius_at(const I& t, I& out) const {
+        const double rs = flowcert::lower(rho_star());
+        auto tp = [&](double r) { return time_of(IntervalTraits<I>::exact(r, bits)); };
+        double lo = rs / 2, hi = rs / 2;
+        for (int k = 0; k < 2000 && !flowcert::certainly_less(tp(lo), t); ++k) lo /= 2;
+        double gap = rs / 4;
+        hi = rs - gap;
+        for (int k = 0; k < 2000 && !flowcert::certainly_less(t, tp(hi)); ++k) {
+            gap /= 2;
+            hi = rs - gap;
+            if (!(hi < rs)) return false;
+        }
+        if (!flowcert::certainly_less(tp(lo), t) || !flowcert::certainly_less(t, tp(hi))) return false;
+        for (int k = 0; k < 200; ++k) {
+            const double m = lo + (hi - lo) / 2;
+            if (!(m > lo && m < hi)) break;
+            const I v = tp(m);
+            if (flowcert::certainly_less(v, t))
+                lo = m;
+            else if (flowcert::certainly_less(t, v))
+                hi = m;
+            else
+                break;
+        }
+        out = IntervalTraits<I>::bounds(lo, hi, bits);
+        return true;
+    }
+};
+
+// ---- escape brackets --------------------------------------------------------------------------------------
+struct EscapeBracket {
+    bool ok = false;
+    std::string reason = "not run";
+    double lo = 0, hi = 0;  // T_esc in [lo, hi]
+};
+
+// T_esc = inf{t >= 0 : ||x(t)|| >= r}. Lower bound: every tube piece before it has ||box|| < r certainly (the
+// pieces cover [0, t] without gaps). Upper bound: the first piece or output snapshot certainly at or beyond r.
+template <Interval I>
+EscapeBracket escape_bracket(const flowcert::ode::Result<I>& run, const I& r) {
+    EscapeBracket e;
+    const I r2 = sqr(r);
+    bool have_lo = false;
+    double hi = std::numeric_limits<double>::infinity();
+    for (const auto& pc : run.tube) {
+        const I n2 = norm2_sq(pc.box);
+        if (!have_lo && !flowcert::certainly_less(n2, r2)) {
+            e.lo = flowcert::lower(pc.t0);
+            have_lo = true;
+        }
+        if (have_lo && flowcert::certainly_less_equal(r2, n2)) {
+            hi = std::min(hi, flowcert::upper(pc.t1));
+            break;
+        }
+    }
+    for (const auto& s : run.outputs)
+        if (flowcert::certainly_less_equal(r2, norm2_sq(s.box))) hi = std::min(hi, flowcert::upper(s.time));
+    if (!have_lo) {
+        e.reason = "the tube never reaches the escape radius";
+        return e;
+    }
+    if (!(hi < std::numeric_limits<double>::infinity())) {
+        e.reason = "the escape radius is touched but not certainly crossed within the run";
+        return e;
+    }
+    e.hi = hi;
+    e.ok = e.lo <= e.hi;
+    e.reason = e.ok ? "ok" : "inconsistent bracket";
+    return e;
+}
+
+// Runs x' = f from x0 to t_end with tubes and outputs; then refines the escape bracket `rounds` times by
+// re-running with `per_round` output times inside the current bracket (steps are cut there).
+template <Interval I>
+EscapeBracket refined_escape(const flowcert::taylor::VectorField& field, const std::vector<I>& params,
+                             const std::vector<I>& x0, double t_end, const I& r, const flowcert::ode::Options& opt0,
+                             long bits, int rounds, int per_round, std::string* why = nullptr) {
+    flowcert::ode::Options opt = opt0;
+    opt.record_tubes = true;
+    auto run = flowcert::ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(t_end, bits), {}, opt, bits);
+    EscapeBracket e = escape_bracket(run, r);
+    if (!run.ok() && !e.ok) {
+        if (why) *why = std::string("integration: ") + flowcert::ode::to_string(run.status) + ": " + run.reason;
+        e.reason = "integration failed before the escape: " + run.reason;
+        return e;
+    }
+    for (int k = 0; k < rounds && e.ok; ++k) {
+        std::vector<I> outs;
+        const double a = e.lo, b = std::min(e.hi, t_end);
+        for (int j = 1; j <= per_round; ++j) {
+            const double t = a + (b - a) * j / (per_round + 1);
+            if (t > 0 && t < t_end && (outs.empty() || t > flowcert::upper(outs.back())))
+                outs.push_back(IntervalTraits<I>::exact(t, bits));
+        }
+        auto run2 = flowcert::ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(b, bits), outs, opt, bits);
+        const EscapeBracket e2 = escape_bracket(run2, r);
+        if (!e2.ok) break;
+        e.lo = std::max(e.lo, e2.lo);
+        e.hi = std::min(e.hi, e2.hi);
+    }
+    return e;
+}
+
+// sup-norm-2 of the Jacobian Df over a box (Frobenius bound), via Taylor-mode C^1 coefficients at order 1.
+template <Interval I>
+double jacobian_norm_upper(flowcert::taylor::TaylorEvaluator<I>& ev, const std::vector<I>& box) {
+    const auto res = ev.compute_c1(std::span<const I>(box.data(), box.size()), 1);
+    if (!res.ok()) return std::numeric_limits<double>::infinity();
+    const int n = ev.dimension();
+    I s = sqr(ev.dcoeff(0, 1, 0));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            if (i || j) s += sqr(ev.dcoeff(i, 1, j));
+    return flowcert::upper(sqrt(s));
+}
+
+}  // namespace khtools
