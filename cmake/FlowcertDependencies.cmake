@@ -21,3 +21,18 @@ if(FLOWCERT_BUILD_BENCHMARKS)
     set(FLOWCERT_BUILD_BENCHMARKS OFF)
   endif()
 endif()
+
+# MPI scale-out (issue 7; Debian: libopenmpi-dev openmpi-bin): `flowcert certify --mpi`, flowcert::mpi,
+# the mpirun tests (label mpi). Optional: everything MPI-specific is compiled only when MPI is found.
+option(FLOWCERT_MPI "Build the MPI scale-out when an MPI implementation is found" ON)
+set(FLOWCERT_HAVE_MPI OFF)
+if(FLOWCERT_MPI)
+  set(MPI_CXX_SKIP_MPICXX ON)                           # the C API only (no deprecated C++ bindings)
+  find_package(MPI QUIET COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(FLOWCERT_HAVE_MPI ON)
+    find_program(FLOWCERT_MPIEXEC NAMES ${MPIEXEC_EXECUTABLE} mpirun mpiexec)
+  else()
+    message(STATUS "flowcert: MPI not found; building without the MPI scale-out (apt-get install libopenmpi-dev openmpi-bin)")
+  endif()
+endif()

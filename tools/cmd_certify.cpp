@@ -19,11 +19,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <regex>
 #include <sstream>
 #include <thread>
 
+#include "certify_mpi.hpp"
 #include "command_registry.hpp"
 
 extern char** environ;
@@ -33,17 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace cert = flowcert::cert;
 
-struct Outcome {
-    std::string rel;  // "demo/sqrt2_certified"
-    fs::path file;
-    std::string verifier;
-    std::string expect;      // "CERTIFIED" ...
-    std::string verdict;     // "CERTIFIED" ..., or "BAD INPUT", "MISSING VERIFIER", "ENVIRONMENT", "CRASHED", "TIMEOUT"
-    std::string message;     // reason / error text
-    double wall_time = 0;
-    bool report = false;     // a certificate was written
-    bool ok = false;         // verdict == expect
-};
+using Outcome = flowcert::tools::CaseOutcome;  // shared with the MPI path (certify_mpi.hpp)
 
 fs::path self_dir() {
     std::error_code ec;
@@ -166,11 +158,13 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     }
 }
 
-void write_index(const std::vector<Outcome>& outs, const fs::path& out) {
+// `banner` (MPI runs only): says the run is INCOMPLETE while it runs or after it was ended early.
+void write_index(const std::vector<Outcome>& outs, const fs::path& out, const std::string& banner = "") {
     std::ostringstream h;
     int ok = 0;
     for (const auto& o : outs) ok += o.ok;
-    h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>flowcert certify: " << ok << "/"
+    h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>flowcert certify: "
+      << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/"
       << outs.size() << " as expected</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}.ok{color:#2e7d32}"
          ".mismatch{color:#c62828;font-weight:bold}.CERTIFIED{color:#2e7d32}.REFUTED{color:#c62828}"
@@ -179,6 +173,7 @@ void write_index(const std::vector<Outcome>& outs, const fs::path& out) {
     h << "<h1>flowcert certify</h1>\n<p>" << ok << " of " << outs.size() << " cases as expected. flowcert "
       << html_escape(prov.flowcert_version) << " (" << html_escape(prov.git_commit) << "), " << html_escape(prov.compiler)
       << ", " << cert::utc_now_iso8601() << ".</p>\n";
+    if (!banner.empty()) h << "<p id=\"incomplete\" class=\"mismatch\">" << html_escape(banner) << "</p>\n";
     h << "<table id=\"cases\">\n<tr><th>verifier</th><th>case</th><th>verdict</th><th>expected</th><th>result</th>"
          "<th>wall time (s)</th><th>report</th><th>reason</th></tr>\n";
     for (const auto& o : outs) {
@@ -195,7 +190,8 @@ void write_index(const std::vector<Outcome>& outs, const fs::path& out) {
     std::ofstream(out / "index.html") << h.str();
 
     std::ofstream md(out / "index.md");
-    md << "# flowcert certify: " << ok << "/" << outs.size() << " as expected\n\n| verifier | case | verdict | expected | result | wall time (s) |\n|---|---|---|---|---|---|\n";
+    md << "# flowcert certify: " << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/" << outs.size() << " as expected\n\n"
+       << (banner.empty() ? "" : "**" + banner + "**\n\n") << "| verifier | case | verdict | expected | result | wall time (s) |\n|---|---|---|---|---|---|\n";
     nlohmann::json summary = nlohmann::json::array();
     for (const auto& o : outs) {
         md << "| " << o.verifier << " | [" << o.rel << "](" << o.rel << ".md) | " << o.verdict << " | " << o.expect << " | "
@@ -215,7 +211,7 @@ int run_certify(int argc, char** argv) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
     long precision = 0;
-    bool quiet = false;
+    bool quiet = false, mpi = false;
     app.add_option("--cases", cases_dir, "directory of case files (searched recursively for *.toml)");
     app.add_option("--only", only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
     app.add_option("--label", label, "run only cases with this label (fast, slow)");
@@ -225,13 +221,58 @@ int run_certify(int argc, char** argv) {
     app.add_option("--timeout", timeout, "seconds before a verifier is killed (0: no limit)");
     app.add_option("--precision", precision, "passed to every verifier as --precision");
     app.add_flag("--quiet", quiet, "print only mismatches and the summary");
+    app.add_flag("--mpi", mpi,
+                 "distribute the cases over the MPI ranks (mpirun -np N flowcert certify --mpi ...); rank 0 writes "
+                 "the reports; --jobs is then per rank (default 1)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : ec::bad_input;
     }
+    if (!mpi && flowcert::tools::launched_ranks() > 1) {
+        std::cerr << "flowcert certify: started as one of " << flowcert::tools::launched_ranks()
+                  << " MPI ranks without --mpi (every rank would run every case); add --mpi\n";
+        return ec::bad_input;
+    }
+#if defined(FLOWCERT_HAVE_MPI)
+    std::unique_ptr<flowcert::tools::MpiCertify> session;
+    if (mpi) {
+        if (app.count("--jobs") == 0) jobs = 1;  // one case per rank: ranks are usually one per core
+        session = std::make_unique<flowcert::tools::MpiCertify>(&argc, &argv);
+    }
+#else
+    if (mpi) {
+        std::cerr << "flowcert certify: --mpi: this flowcert was built without MPI (install libopenmpi-dev and "
+                     "openmpi-bin, then reconfigure with -DFLOWCERT_MPI=ON)\n";
+        return ec::environment;
+    }
+#endif
     const fs::path verifiers =
         fs::weakly_canonical(verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir));
+    // One case through the verifier subprocess path; every failure becomes the case's outcome.
+    auto run_one = [&](Outcome& o) {
+        try {
+            run_case(o, verifiers, out_dir, timeout, precision);
+        } catch (const std::exception& e) {
+            o.verdict = "CRASHED";
+            o.message = e.what();
+        }
+        o.ok = !o.expect.empty() && o.verdict == o.expect;
+    };
+    std::mutex print;
+    auto print_outcome = [&](const Outcome& o) {
+        std::lock_guard<std::mutex> lock(print);
+        if (!quiet || !o.ok)
+            std::cout << (o.ok ? "  ok        " : "  MISMATCH  ") << o.rel << ": " << o.verdict
+                      << (o.ok ? "" : " (expected " + (o.expect.empty() ? std::string("?") : o.expect) + "): " + o.message)
+                      << std::endl;
+    };
+#if defined(FLOWCERT_HAVE_MPI)
+    const flowcert::tools::MpiCertifyHooks hooks{
+        run_one, print_outcome,
+        [&](const std::vector<Outcome>& outs, const std::string& banner) { write_index(outs, out_dir, banner); }};
+    if (session && session->rank() != 0) return session->serve(out_dir, hooks);  // rank 0 does the selection
+#endif
     if (!fs::is_directory(cases_dir)) {
         std::cerr << "flowcert certify: no case directory '" << cases_dir << "'\n";
         return ec::bad_input;
@@ -267,28 +308,23 @@ int run_certify(int argc, char** argv) {
         return ec::bad_input;
     }
 
-    std::atomic<std::size_t> next{0};
-    std::mutex print;
-    auto worker = [&] {
-        for (std::size_t i; (i = next++) < outs.size();) {
-            Outcome& o = outs[i];
-            try {
-                run_case(o, verifiers, out_dir, timeout, precision);
-            } catch (const std::exception& e) {
-                o.verdict = "CRASHED";
-                o.message = e.what();
+#if defined(FLOWCERT_HAVE_MPI)
+    if (session) {
+        session->distribute(outs, out_dir, jobs, hooks);
+    } else
+#endif
+    {
+        std::atomic<std::size_t> next{0};
+        auto worker = [&] {
+            for (std::size_t i; (i = next++) < outs.size();) {
+                run_one(outs[i]);
+                print_outcome(outs[i]);
             }
-            o.ok = !o.expect.empty() && o.verdict == o.expect;
-            std::lock_guard<std::mutex> lock(print);
-            if (!quiet || !o.ok)
-                std::cout << (o.ok ? "  ok        " : "  MISMATCH  ") << o.rel << ": " << o.verdict
-                          << (o.ok ? "" : " (expected " + (o.expect.empty() ? std::string("?") : o.expect) + "): " + o.message)
-                          << std::endl;
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned k = 0; k < std::min<std::size_t>(jobs, outs.size()); ++k) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
+        };
+        std::vector<std::thread> pool;
+        for (unsigned k = 0; k < std::min<std::size_t>(jobs, outs.size()); ++k) pool.emplace_back(worker);
+        for (auto& t : pool) t.join();
+    }
 
     write_index(outs, out_dir);
     std::size_t ok = 0;
