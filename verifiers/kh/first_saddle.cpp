@@ -550,10 +550,10 @@ void run(cert::Context& ctx) {
         const double Nm = mid(Nstar), dm = mid(delta);
         const double guess = s.L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm)
                                       : 1 / (s.L * (s.L - 2) * Nm * std::pow(dm * c0, s.L - 2));
-        double horizon = 1.25 * guess + 2;
+        double horizon = 1.02 * guess + 3;  // non-rigorous; grown below if the escape is not reached
         auto esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
-            horizon *= 2;
+            horizon = horizon * 1.5 + 5;
             esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         }
         rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 4/10 (escape)]", esc.ok,

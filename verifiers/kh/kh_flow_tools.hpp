@@ -126,8 +126,20 @@ struct Ray {
         if (!flowcert::certainly_positive(rho) || !flowcert::certainly_less(q, cst<I>(1, bits)))
             throw std::domain_error("ray: rho not certainly in (0, rho*)");
         if (L == 2) return (log(rho) - log(cst<I>(1, bits) - q) / cst<I>(2, bits)) / (cst<I>(2, bits) * N);
-        // G(rho) = (rho^2/N) sum_n q^n/(Ln+2); tail after M terms <= (rho^2/N) q^M / ((LM+2)(1-q)).
         const I one = cst<I>(1, bits);
+        if (L == 3) {
+            // Closed form, m = rho*: int_0^rho s/(m^3 - s^3) ds = (1/(3m)) [ -ln(1 - rho/m)
+            //   + (1/2) ln(1 + rho/m + rho^2/m^2) - sqrt3 (atan((2 rho/m + 1)/sqrt3) - pi/6) ]  (partial fractions)
+            // and G = (that)/S.
+            const I m = rho_star(), x = rho / m, s3 = sqrt(cst<I>(3, bits));
+            const I pi6 = IntervalTraits<I>::pi(bits) / cst<I>(6, bits);
+            const I F = (-log(one - x) + log(one + x + sqr(x)) / cst<I>(2, bits) -
+                         s3 * (atan((cst<I>(2, bits) * x + one) / s3) - pi6)) /
+                        (cst<I>(3, bits) * m);
+            const I G = F / S;
+            return -(one / rho) / (cst<I>(3, bits) * N) + S / (cst<I>(3, bits) * N) * G;
+        }
+        // G(rho) = (rho^2/N) sum_n q^n/(Ln+2); tail after M terms <= (rho^2/N) q^M / ((LM+2)(1-q)).
         I sum = cst<I>(0, bits), qn = one;
         const double qhi = flowcert::upper(q);
         int M = 0;
