@@ -199,9 +199,12 @@ void run(cert::Context& ctx) {
         const IntervalD rk = norm2(blk);
         const IntervalD supN = abs(b(k)) / pow(sqrt(IntervalD(D)), D);
         const IntervalD t1 = nr.time;
+        if (upper(rk) > 0) {
+            // Lower bound with sup r_k (valid also when the enclosure of r_k touches 0).
+            Tlo[k] = t1 + IntervalD(1) / (LL2 * supN * pow(IntervalD::exact(upper(rk)), L - 2));
+        }
         if (certainly_positive(rk)) {
             const IntervalD Nz = b(k) * prod / pow(rk, D);
-            Tlo[k] = t1 + IntervalD(1) / (LL2 * supN * pow(rk, L - 2));
             if (certainly_positive(Nz)) {
                 Thi[k] = t1 + IntervalD(1) / (LL2 * Nz * pow(rk, L - 2));
                 has_hi[k] = true;
@@ -209,8 +212,11 @@ void run(cert::Context& ctx) {
             nt.add_row({std::to_string(k), to_string(rk, 10), to_string(Nz, 10), to_string(supN, 10),
                         "[" + lower_string(Tlo[k], 12) + ", " + (has_hi[k] ? upper_string(Thi[k], 12) : "inf") + "]"});
         } else {
-            Tlo[k] = IntervalD::bounds(std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
-            nt.add_row({std::to_string(k), to_string(rk, 10), "-", to_string(supN, 10), "[inf (possibly zero block)]"});
+            // r_k = 0 exactly: the block stays 0 (zero-preserving), T_k = +inf.
+            if (!(upper(rk) > 0))
+                Tlo[k] = IntervalD::bounds(std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+            nt.add_row({std::to_string(k), to_string(rk, 10), "-", to_string(supN, 10),
+                        "[" + lower_string(Tlo[k], 12) + ", inf]"});
         }
     }
     // Orthant: sign(u^(f)_k*) = sign(w*) entries and b_k* prod > 0 keep the block in its orthant (every factor moves
@@ -310,8 +316,11 @@ void run(cert::Context& ctx) {
         const double s = mid(Tesc) - mid(tp_r);
         std::vector<double> tg;
         for (int j = 0; j < grid; ++j) tg.push_back(-Tw + 2 * Tw * j / (grid - 1));
-        std::vector<IntervalD> outs;
-        for (double t : tg) outs.push_back(IntervalD::exact(s + t));
+        std::vector<IntervalD> outs, tj;  // output times tau_j = fl(s + t_j) (exact doubles); p at tau_j - s exactly
+        for (double t : tg) {
+            outs.push_back(IntervalD::exact(s + t));
+            tj.push_back(outs.back() - IntervalD::exact(s));
+        }
         const std::string dn = "Theorem 10 distance enclosed, delta = " + dtxt;
         if (!(s - Tw > 0)) {
             rep.check_true(dn, "[KH2025, Thm 10]", false, "the window starts before t = 0 (delta too large)");
@@ -329,7 +338,7 @@ void run(cert::Context& ctx) {
         // p(t_j) = rho_p(t_j) w*; e_j = psi(s + t_j) - p(t_j).
         std::vector<IntervalD> rho(grid);
         bool rok = true;
-        for (int j = 0; j < grid; ++j) rok = rok && ray.radius_at(IntervalD::exact(tg[j]), rho[j]);
+        for (int j = 0; j < grid; ++j) rok = rok && ray.radius_at(tj[j], rho[j]);
         if (!rok) {
             rep.check_true(dn, "[KH2025, Thm 10]", false, "p(t) not enclosed on the grid");
             ctx.progress.advance();
@@ -354,13 +363,14 @@ void run(cert::Context& ctx) {
             // convex box containing both paths (hull of the tube pieces and of p's monotone block values).
             std::vector<IntervalD> Z(P);
             for (int q = 0; q < P; ++q) Z[q] = hull(rho[j] * wstar(q), rho[j + 1] * wstar(q));
-            const double ta = s + tg[j], tb = s + tg[j + 1];
-            for (; piece < run.tube.size() && upper(run.tube[piece].t1) <= tb + 1e-12 * std::abs(tb); ++piece)
-                if (lower(run.tube[piece].t0) >= ta - 1e-12 * std::abs(ta))
-                    for (int q = 0; q < P; ++q) Z[q] = hull(Z[q], run.tube[piece].box[q]);
+            // Every tube piece overlapping [tau_j, tau_{j+1}] (over-inclusion only enlarges Z).
+            const double ta = lower(outs[j]), tb = upper(outs[j + 1]);
+            while (piece < run.tube.size() && upper(run.tube[piece].t1) < ta) ++piece;
+            for (std::size_t pc = piece; pc < run.tube.size() && lower(run.tube[pc].t0) <= tb; ++pc)
+                for (int q = 0; q < P; ++q) Z[q] = hull(Z[q], run.tube[pc].box[q]);
             for (int q = 0; q < P; ++q) Z[q] = hull(hull(Z[q], run.outputs[j].box[q]), run.outputs[j + 1].box[q]);
             const double l = khtools::jacobian_norm_upper(jev, Z);
-            const IntervalD fac = exp(IntervalD::exact(l) * IntervalD::exact(tg[j + 1] - tg[j]));
+            const IntervalD fac = exp(IntervalD::exact(l) * (tj[j + 1] - tj[j]));
             sup_hi = std::max(sup_hi, upper(en * fac));
         }
         const IntervalD sup = IntervalD::bounds(sup_lo, sup_hi);
