@@ -57,32 +57,54 @@ SquareLossNormalization parse_loss(const std::string& s) {
     return n;
 }
 
-// Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper] for the
-// weighted-squares model H(x; w) = sum_k s_k w_k^2 x_k:
-//   w_k' = -dL/dw_k = sum_i y_i / (1 + exp(y_i H_i)) * 2 s_k w_k x_ki,   ytilde = -l'(0, y) = y/2.
+// Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper]:
+//   w' = -grad L = sum_i g_i grad_w H(x_i; w),  g_i = y_i / (1 + exp(y_i H_i)),  ytilde = -l'(0, y) = y/2,
+// with grad H for weighted squares (dH/dw_k = 2 s_k w_k x_k) and diagonal nets (dH/du^(f)_k = prod_{g != f} u^(g)_k x_k).
 // Parameters as homogeneous_flow_parameters: x(k, i) at i*d + k, then y_i.
-tay::VectorField logistic_weighted_squares_field(const HomogeneousArchitecture& arch, int n) {
-    const int d = arch.input_dim;
+tay::VectorField logistic_flow_field(const HomogeneousArchitecture& arch, int n) {
+    const int d = arch.input_dim, P = arch.parameter_count();
+    const bool diag = arch.kind == ModelKind::diagonal;
+    const int D = diag ? arch.depth : 1;
     std::vector<std::string> vars, pars;
-    for (int k = 0; k < d; ++k) vars.push_back(arch.parameter_name(k));
+    for (int j = 0; j < P; ++j) vars.push_back(arch.parameter_name(j));
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < d; ++k) pars.push_back("x_" + std::to_string(k) + "_" + std::to_string(i));
     for (int i = 0; i < n; ++i) pars.push_back("y_" + std::to_string(i));
     tay::VectorField f(vars, pars);
     auto x = [&](int k, int i) { return f.par(i * d + k); };
-    std::vector<tay::Expr> g;  // g_i = y_i / (1 + exp(y_i H_i))
+    auto u = [&](int fct, int k) { return f.var(fct * d + k); };
+    auto beta = [&](int k) {  // the coefficient of x_k in H
+        if (!diag) return arch.signs[k] * sqr(f.var(k));
+        tay::Expr p = u(0, k);
+        for (int g = 1; g < D; ++g) p = p * u(g, k);
+        return p;
+    };
+    std::vector<tay::Expr> g;
     for (int i = 0; i < n; ++i) {
-        tay::Expr H = arch.signs[0] * (sqr(f.var(0)) * x(0, i));
-        for (int k = 1; k < d; ++k) H = H + arch.signs[k] * (sqr(f.var(k)) * x(k, i));
+        tay::Expr H = beta(0) * x(0, i);
+        for (int k = 1; k < d; ++k) H = H + beta(k) * x(k, i);
         const tay::Expr y = f.par(n * d + i);
         g.push_back(y / (1 + exp(y * H)));
     }
-    std::vector<tay::Expr> rhs;
+    std::vector<tay::Expr> sk;  // sum_i g_i x_ki
     for (int k = 0; k < d; ++k) {
-        tay::Expr s = g[0] * x(k, 0);
-        for (int i = 1; i < n; ++i) s = s + g[i] * x(k, i);
-        rhs.push_back((2 * arch.signs[k]) * (f.var(k) * s));
+        tay::Expr t = g[0] * x(k, 0);
+        for (int i = 1; i < n; ++i) t = t + g[i] * x(k, i);
+        sk.push_back(t);
     }
+    std::vector<tay::Expr> rhs;
+    for (int fct = 0; fct < D; ++fct)
+        for (int k = 0; k < d; ++k) {
+            if (!diag) {
+                rhs.push_back((2 * arch.signs[k]) * (f.var(k) * sk[k]));
+                continue;
+            }
+            const int first = fct == 0 ? 1 : 0;
+            tay::Expr p = u(first, k);
+            for (int h = first + 1; h < D; ++h)
+                if (h != fct) p = p * u(h, k);
+            rhs.push_back(p * sk[k]);
+        }
     f.set_rhs(rhs);
     return f;
 }
@@ -218,15 +240,14 @@ void run(cert::Context& ctx) {
     s.L = s.arch.homogeneity_order();
     const std::string loss = in.string("loss");
     s.logistic = loss == "logistic";
-    if (s.logistic && s.arch.kind != ModelKind::weighted_squares) in.fail("loss", "logistic loss: weighted_squares only");
-    s.norm = parse_loss(loss);
+        s.norm = parse_loss(loss);
     // ytilde = -l'(0, y): 2c y for c (p - y)^2 [KH2025, App. E]; y/2 for ln(1 + exp(-p y)).
     s.ytilde = s.logistic ? Vec<IntervalD>(s.y / IntervalD(2)) : ncf_weights<IntervalD>(s.y, s.norm);
     const HomogeneousModel<IntervalD> hm(s.arch, s.X);
     const Ncf<IntervalD> ncf(hm, s.ytilde);
     const Ncf<double> ncf_d(HomogeneousModel<double>(s.arch, s.Xd), la::mid<IntervalD>(la::IVector<IntervalD>(s.ytilde)));
     const tay::VectorField field =
-        s.logistic ? logistic_weighted_squares_field(s.arch, s.n) : homogeneous_loss_flow_field(s.arch, s.n, s.norm);
+        s.logistic ? logistic_flow_field(s.arch, s.n) : homogeneous_loss_flow_field(s.arch, s.n, s.norm);
     const std::vector<IntervalD> params = homogeneous_flow_parameters<IntervalD>(s.X, s.y);
     rep.note("model: " + s.arch.describe() + ", homogeneity order L = " + std::to_string(s.L) + "; loss " +
              (s.logistic ? std::string("sum ln(1 + exp(-y_i H_i)) (logistic), ytilde = y/2")
@@ -254,8 +275,8 @@ void run(cert::Context& ctx) {
         rep.plan("lim p(t) = rho* w* lies in the Krawczyk box");
         rep.plan("Hess L(p*) signature (eigenvalues enclosed)");
     } else {
-        rep.plan("p(t) unbounded with grad L(p(t)) -> 0: every s_k* y_i x_k*i >= 0 and some > 0");
-        rep.plan("||grad L(alpha p*)|| <= epsilon at alpha = 1/(2 epsilon)");
+        rep.plan("p(t) unbounded with grad L(p(t)) -> 0: every y_i H(x_i; w*) >= 0 and some > 0");
+        rep.plan("||grad L(alpha p*)|| <= epsilon at alpha = gradient_check_radius");
     }
     for (const auto& dt : deltas) {
         rep.plan("escape bracket, delta = " + dt);
@@ -501,28 +522,34 @@ void run(cert::Context& ctx) {
         }
         bounded_ok = true;
     } else {
-        // Unbounded case: on the ray w = rho e_k*, rho' = 2 rho sum_i a_i / (1 + exp(a_i rho^2)), a_i = s_k* y_i x_k*i.
-        bool all_nonneg = true, some_pos = false;
-        for (int i = 0; i < s.n; ++i) {
-            const IntervalD a = IntervalD(s.arch.signs[kstar]) * s.y(i) * s.X(kstar, i);
+        // Unbounded case: on the ray w = rho w*, H(x_i; rho w*) = rho^L h_i (h = H(X; w*)) and the loss is
+        // sum_i ln(1 + exp(-a_i rho^L)), a_i = y_i h_i, so rho' = L rho^{L-1} sum_i a_i / (1 + exp(a_i rho^L)).
+        Vec<IntervalD> wv(s.P);
+        for (int j = 0; j < s.P; ++j) wv(j) = wstar(j);
+        const auto h = hm.outputs(wv);
+        bool all_nonneg = h.status == EvalStatus::ok, some_pos = false;
+        for (int i = 0; i < s.n && all_nonneg; ++i) {
+            const IntervalD a = s.y(i) * h.outputs(i);
             all_nonneg = all_nonneg && certainly_nonnegative(a);
             some_pos = some_pos || certainly_positive(a);
         }
-        rep.check_true("p(t) unbounded with grad L(p(t)) -> 0: every s_k* y_i x_k*i >= 0 and some > 0",
-                       "[KH2025, Cor. 6 hypotheses; DERIVED]", all_nonneg && some_pos,
+        rep.check_true("p(t) unbounded with grad L(p(t)) -> 0: every y_i H(x_i; w*) >= 0 and some > 0",
+                       "[KH2025, Cor. 6/12 hypotheses; DERIVED]", all_nonneg && some_pos,
                        all_nonneg && some_pos
-                           ? "then rho' = 2 rho sum_i a_i/(1 + exp(a_i rho^2)) > 0 has no zero on (0, inf), so rho(t) -> inf "
-                             "(a bounded increasing solution would converge to a zero of the field); every term tends to 0, "
-                             "so grad L(p(t)) -> 0 and grad L(alpha p*) -> 0; the direction is exactly w* = e_k*"
-                           : "some a_i is negative or none is positive: the ray criterion does not apply");
+                           ? "then rho' = L rho^(L-1) sum_i a_i/(1 + exp(a_i rho^L)) > 0 has no zero on (0, inf), so "
+                             "rho(t) -> inf (a bounded increasing solution would converge to a zero of the field); every "
+                             "term tends to 0, so grad L(p(t)) -> 0 and grad L(alpha p*) -> 0; the direction is exactly w*"
+                           : "some y_i H(x_i; w*) is negative or none is positive: the ray criterion does not apply");
         for (int j = 0; j < s.P; ++j) pstar[j] = wstar(j);
-        const IntervalD alpha = IntervalD(1) / (IntervalD(2) * eps);
+        // A numeric instance of lim grad L(alpha p*) = 0 (proven above): alpha = gradient_check_radius, default 1/(2 eps).
+        const IntervalD alpha = in.has("gradient_check_radius") ? in.interval_d("gradient_check_radius")
+                                                                : IntervalD(1) / (IntervalD(2) * eps);
         std::vector<IntervalD> ap(s.P);
         for (int j = 0; j < s.P; ++j) ap[j] = alpha * wstar(j);
         const IntervalD ga = norm2(loss_grad(ap));
-        rep.check_le("||grad L(alpha p*)|| <= epsilon at alpha = 1/(2 epsilon)", "[KH2025, Cor. 6 hypothesis]",
+        rep.check_le("||grad L(alpha p*)|| <= epsilon at alpha = gradient_check_radius", "[KH2025, Cor. 6/12 hypothesis]",
                      {"||grad L(alpha p*)||", ga}, cert::exact("epsilon", eps_txt));
-        hy.add_row({"||grad L(p*/(2 epsilon))||", to_string(ga, 10)});
+        hy.add_row({"||grad L(alpha p*)||, alpha = " + to_string(alpha, 6), to_string(ga, 10)});
     }
 
     // ---- 3. delta sweep ---------------------------------------------------------------------------------------
@@ -738,6 +765,9 @@ int main(int argc, char** argv) {
                  .constraint = cert::Constraint::positive},
                 {.name = "time_after_escape", .type = KeyType::number, .description = "tau: T_delta = T_esc + tau",
                  .constraint = cert::Constraint::nonnegative},
+                {.name = "gradient_check_radius", .type = KeyType::number,
+                 .description = "unbounded case: alpha of the check ||grad L(alpha p*)|| <= epsilon (default 1/(2 epsilon))",
+                 .required = false, .constraint = cert::Constraint::positive},
                 {.name = "expected_loss", .type = KeyType::number, .description = "expected L(p*)", .required = false},
                 {.name = "expected_hessian_eigenvalues", .type = KeyType::numbers,
                  .description = "expected eigenvalues of Hess L(p*), ascending", .required = false},
