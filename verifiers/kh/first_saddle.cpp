@@ -502,6 +502,29 @@ void run(cert::Context& ctx) {
         hy.add_row({"Hess L(p*): certainly negative / positive / containing 0",
                     std::to_string(neg) + " / " + std::to_string(pos) + " / " + std::to_string(zer)});
         hy.add_row({"L(p*)", to_string(dv.value, 15)});
+        if (zer > 0 && neg == 0) {
+            // Degenerate p*: look for a certified descent direction among the balanced zero blocks (both signs of t),
+            // i.e. L(p* + t v) < L(p*) certainly; it shows that p* is not a local minimum (a saddle).
+            std::string found;
+            for (int k = 0; k < s.d && found.empty(); ++k) {
+                if (k == kstar) continue;
+                for (const char* tt : {"0.1", "-0.1", "0.01", "-0.01"}) {
+                    Vec<IntervalD> w(s.P);
+                    for (int j = 0; j < s.P; ++j) w(j) = pstar[j];
+                    for (int f = 0; f < block; ++f) w(f * s.d + k) = IntervalD::from_decimal(tt);
+                    const auto dl = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
+                    if (dl.ok && certainly_less(dl.value, dv.value)) {
+                        found = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
+                                std::to_string(k) + ", t = " + tt;
+                        break;
+                    }
+                }
+            }
+            hy.add_row({"descent direction at p* (certified)", found.empty() ? "none found" : found});
+            if (!found.empty())
+                rep.note("p* is not a local minimum (certified): " + found +
+                         " (third-order descent; the Hessian is degenerate there)");
+        }
         hy.add_row({"eigenvalues of Hess L(p*)", eigs});
         hy.add_row({"Krawczyk box max width", fmt(la::max_width<IntervalD>(kr.box))});
         if (in.has("expected_loss")) {
