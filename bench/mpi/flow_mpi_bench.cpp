@@ -118,6 +118,9 @@ int main(int argc, char** argv) {
     FlowResult r = integrate_gradient_flow(model, init.theta, od);
     const double t_flow = seconds_since(t0);
     const std::size_t owned = r.owned_end - r.owned_begin;
+    double t_min = t_flow, t_max = t_flow;  // load balance: the ranks wait for each other every step
+    MPI_Reduce(&t_flow, &t_min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&t_flow, &t_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     gather_flow_result(r, od.partition);
     const double t_total = seconds_since(t0);
 
@@ -129,6 +132,7 @@ int main(int argc, char** argv) {
                     P, m, owned, t_end, order, threads, sum.c_str(), to_string(r.status).c_str(),
                     r.t_reached, t_total, t_flow, t_total - t_flow, r.stats.steps, r.stats.rejected_steps,
                     r.stats.hull_neuron_steps, r.stats.frozen_neurons, max_width_a(r.state), r.reason.c_str());
+        if (P > 1) std::printf("  flow wall time over the ranks: min %.3fs, max %.3fs\n", t_min, t_max);
         const auto out = outputs(model, r.state);
         for (std::size_t k = 0; k < out.size(); ++k) std::printf("  h(x_%zu) in %s\n", k, to_string(out[k], 10).c_str());
         if (tube) std::printf("  tube: %zu steps gathered\n", r.tube.size());
