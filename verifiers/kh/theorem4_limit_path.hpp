@@ -1,0 +1,243 @@
+// verifiers/kh/theorem4_limit_path.hpp -- the pieces of kh/theorem4_limit_path that tests use too:
+// closed-form limiting paths p(t) [KH2025, Thm 4], the difference system of two solutions of the same
+// gradient flow, and the certified sup distance sup_{|t| <= T~} ||psi(t + s, delta w0) - p(t)||.
+//
+// Closed forms (derived in docs/kh.md, section `kh/theorem4_limit_path`, and checked in
+// tests/verifiers/test_kh_theorem4.cpp against a 50-digit Runge-Kutta integration):
+//   p(t) := lim_{delta -> 0} psi(t + ln(1/delta)/(2 N(w*)), delta w*)     [KH2025, Thm 4]
+// is, on the coordinates of the support of w*, sign * sqrt(q(t)) with the logistic
+//   q(t) = A / (1 + B exp(-r t)),
+// and exactly 0 elsewhere:
+//  * weighted squares sum_k s_k w_k^2 x_k with inputs x_i = e_i (Example 1), loss c sum (p - y)^2,
+//    w* = +-e_k, Q = s_k y_k > 0:  A = B = Q, r = 8 c Q = 4 N(w*)  (Example 1: p_1 = 2/sqrt(1 + 4e^{-32t}));
+//  * diagonal net sum_k u_k v_k x_k with X X^T diagonal (S_k = 2c (X X^T)_kk), b = X ytilde,
+//    w* = +-(e_k, e_k)/sqrt 2, b_k > 0:  A = b_k/S_k, B = 2 b_k/S_k, r = 2 b_k = 4 N(w*).
+#pragma once
+
+#include <flowcert/interval.hpp>
+#include <flowcert/ode.hpp>
+#include <flowcert/taylor.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace flowcert::kh4 {
+
+// ---- vector-field transformations ----------------------------------------------------------------
+
+// Copies the DAG of `f` into `g`, with variable i replaced by vars[i]; returns the images of f's nodes.
+inline std::vector<taylor::Expr> copy_dag(const taylor::VectorField& f, taylor::VectorField& g,
+                                          const std::vector<taylor::Expr>& vars) {
+    using taylor::Op;
+    std::vector<taylor::Expr> img;
+    img.reserve(f.nodes().size());
+    for (const taylor::Node& nd : f.nodes()) {
+        switch (nd.op) {
+            case Op::Var: img.push_back(vars[static_cast<std::size_t>(nd.index)]); break;
+            case Op::Param: img.push_back(g.par(nd.index)); break;
+            case Op::Const: img.push_back(g.constant(f.constants()[static_cast<std::size_t>(nd.index)])); break;
+            case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
+                img.push_back(g.binary(nd.op, img[static_cast<std::size_t>(nd.a)], img[static_cast<std::size_t>(nd.b)]));
+                break;
+            default: img.push_back(g.unary(nd.op, img[static_cast<std::size_t>(nd.a)])); break;
+        }
+    }
+    return img;
+}
+
+// x' = -f(x): the time-reversed flow (psi(-t, x0) of the original field).
+inline taylor::VectorField reversed_field(const taylor::VectorField& f) {
+    taylor::VectorField g(f.variables(), f.parameters());
+    std::vector<taylor::Expr> vars;
+    for (int i = 0; i < f.dimension(); ++i) vars.push_back(g.var(i));
+    const auto img = copy_dag(f, g, vars);
+    std::vector<taylor::Expr> rhs;
+    for (int o : f.outputs()) rhs.push_back(-img[static_cast<std::size_t>(o)]);
+    g.set_rhs(rhs);
+    return g;
+}
+
+// The difference system of two solutions p(t), x(t) = p(t) + e(t) of x' = f(x):
+//   p' = f(p),   e' = f(p + e) - f(p)
+// (variables p_0..p_{n-1}, e_0..e_{n-1}; same parameters). Integrating it keeps e = x - p as a state,
+// so its enclosure does not lose the correlation between x and p.
+inline taylor::VectorField difference_field(const taylor::VectorField& f) {
+    const int n = f.dimension();
+    std::vector<std::string> names;
+    for (const auto& v : f.variables()) names.push_back("p_" + v);
+    for (const auto& v : f.variables()) names.push_back("e_" + v);
+    taylor::VectorField g(names, f.parameters());
+    std::vector<taylor::Expr> pv, xv;
+    for (int i = 0; i < n; ++i) pv.push_back(g.var(i));
+    for (int i = 0; i < n; ++i) xv.push_back(pv[static_cast<std::size_t>(i)] + g.var(n + i));
+    const auto fp = copy_dag(f, g, pv);
+    const auto fx = copy_dag(f, g, xv);
+    std::vector<taylor::Expr> rhs;
+    for (int o : f.outputs()) rhs.push_back(fp[static_cast<std::size_t>(o)]);
+    for (int o : f.outputs()) rhs.push_back(fx[static_cast<std::size_t>(o)] - fp[static_cast<std::size_t>(o)]);
+    g.set_rhs(rhs);
+    return g;
+}
+
+// ---- closed-form limiting path ----------------------------------------------------------------------
+
+// p_j(t) = sign * sqrt(A / (1 + B exp(-r t))) for j in `support`, 0 otherwise.
+template <Interval I>
+struct LogisticLimitPath {
+    int dimension = 0;
+    std::vector<int> support;
+    int sign = 1;
+    I A, B, r;
+
+    // Encloses p(t) for every t in the interval `t` (monotone pieces evaluated in interval arithmetic).
+    std::vector<I> at(const I& t) const {
+        const I zero = A - A;
+        std::vector<I> p(static_cast<std::size_t>(dimension), zero);
+        const I q = A / (constant_like(A, 1) + B * exp(-(r * t)));
+        const I s = sign > 0 ? sqrt(q) : -sqrt(q);
+        for (int j : support) p[static_cast<std::size_t>(j)] = s;
+        return p;
+    }
+};
+
+// Example 1 family: weighted squares with x_i = e_i, loss scale c, KKT point sign * e_k, Q = s_k y_k.
+template <Interval I>
+LogisticLimitPath<I> weighted_squares_limit_path(int dimension, int k, int sign, const I& Q, const I& c) {
+    return {dimension, {k}, sign, Q, Q, constant_like(Q, 8) * c * Q};
+}
+
+// Diagonal net (u_1..u_d, v_1..v_d), X X^T diagonal: KKT point sign (e_k, e_k)/sqrt 2 with b_k > 0,
+// S_k = 2c (X X^T)_kk.
+template <Interval I>
+LogisticLimitPath<I> diagonal_limit_path(int d, int k, int sign, const I& b, const I& S) {
+    return {2 * d, {k, d + k}, sign, b / S, constant_like(b, 2) * b / S, constant_like(b, 2) * b};
+}
+
+// ---- certified sup distance on the window ---------------------------------------------------------------
+
+template <Interval I>
+struct WindowPiece {
+    double t_lo = 0, t_hi = 0;  // the piece covers t in [t_lo, t_hi] (window time t = tau - shift)
+    std::vector<I> x;           // encloses psi(t + s, delta w0) for every t of the piece
+    std::vector<I> p;           // encloses p(t) for every t of the piece
+    I distance;                 // encloses ||psi(t + s) - p(t)|| for every t of the piece
+    bool certainly_inside = false;  // the piece lies in [-T~, T~] for the true shift
+};
+
+template <Interval I>
+struct WindowDistance {
+    bool ok = false;
+    std::string reason = "not run";
+    double tau_start = 0;  // exact double <= s - T~ where the difference system starts
+    double duration = 0;   // it runs for this time (exact double), past s + T~
+    long steps_before = 0, steps_window = 0;
+    double sup_lower = 0;  // sup_{|t| <= T~} ||psi(t + s, delta w0) - p(t)|| >= sup_lower
+    double sup_upper = 0;  // ... <= sup_upper
+    double argmax_t = 0;   // where the lower bound was found (approximately)
+    std::vector<WindowPiece<I>> pieces;
+};
+
+// Certified enclosure of E = sup_{t in [-T~, T~]} ||psi(t + s, delta w0) - p(t)||_2 for the true shift s
+// in the enclosure `shift`:
+//  1. psi(tau_a, delta w0) by the flow `loss` (or its reversal when tau_a < 0), tau_a = a double <= s - T~;
+//  2. the difference system from (p(tau_a - s), psi(tau_a) - p(tau_a - s)) over [tau_a, tau_a + D] with
+//     tau_a + D >= s + T~, one tube piece per step, `grid` output times forcing short steps;
+//  3. per piece, t in (tube time + tau_a - s) and ||e|| over the piece's box: the upper bound is the max over
+//     pieces that may meet the window (every t of the window is in some piece); the lower bound is the max of
+//     lower(||e||) over output snapshots (one time each) certainly inside the window.
+template <Interval I>
+WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, const std::vector<I>& params,
+                                            const std::vector<I>& x0, const LogisticLimitPath<I>& path,
+                                            const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits) {
+    WindowDistance<I> out;
+    const auto ex = [&](double v) { return IntervalTraits<I>::exact(v, bits); };
+    out.tau_start = lower(shift - Ttilde);
+    const I tau_a = ex(out.tau_start);
+    // ---- 1. psi(tau_a, delta w0)
+    std::vector<I> xa = x0;
+    if (out.tau_start != 0) {
+        const bool back = out.tau_start < 0;
+        opt.record_tubes = false;
+        const auto r = back ? ode::integrate<I>(reversed_field(loss), params, x0, -tau_a, {}, opt, bits)
+                            : ode::integrate<I>(loss, params, x0, tau_a, {}, opt, bits);
+        out.steps_before = r.steps;
+        if (!r.ok()) {
+            out.reason = std::string("flow to tau_a = ") + std::to_string(out.tau_start) + ": " + ode::to_string(r.status) +
+                         ": " + r.reason;
+            return out;
+        }
+        xa = r.final_box;
+    }
+    // ---- 2. difference system over the window
+    const int n = static_cast<int>(x0.size());
+    const auto pa = path.at(tau_a - shift);
+    std::vector<I> z0(pa.begin(), pa.end());
+    for (int i = 0; i < n; ++i) z0.push_back(xa[static_cast<std::size_t>(i)] - pa[static_cast<std::size_t>(i)]);
+    out.duration = upper(shift + Ttilde - tau_a);
+    const I D = ex(out.duration);
+    // output times: a uniform grid plus the last double certainly inside the window (the sup of a
+    // growing distance sits at its end)
+    std::vector<double> ts;
+    for (int j = 1; j < grid; ++j) ts.push_back(out.duration * j / grid);
+    ts.push_back(lower(shift + Ttilde - tau_a) - 4 * std::abs(out.duration) * 1e-15);
+    std::sort(ts.begin(), ts.end());
+    std::vector<I> outs;
+    double last = 0;
+    for (double t : ts)
+        if (t > last && t < out.duration) {
+            outs.push_back(ex(t));
+            last = t;
+        }
+    opt.record_tubes = true;
+    const taylor::VectorField diff = difference_field(loss);
+    const auto r = ode::integrate<I>(diff, params, z0, D, outs, opt, bits);
+    out.steps_window = r.steps;
+    if (!r.ok()) {
+        out.reason = std::string("difference system on the window: ") + ode::to_string(r.status) + ": " + r.reason;
+        return out;
+    }
+    const double Tl = lower(Ttilde), Tu = upper(Ttilde);  // inside uses Tl, "may meet" uses Tu
+    const auto norm_e = [&](const std::vector<I>& z) {
+        I s2 = sqr(z[static_cast<std::size_t>(n)]);
+        for (int i = 1; i < n; ++i) s2 += sqr(z[static_cast<std::size_t>(n + i)]);
+        return sqrt(s2);
+    };
+    bool any = false;
+    for (const auto& piece : r.tube) {
+        const I tlo = tau_a + piece.t0 - shift, thi = tau_a + piece.t1 - shift;
+        if (upper(thi) < -Tu || lower(tlo) > Tu) continue;  // certainly outside the window
+        WindowPiece<I> w;
+        w.t_lo = lower(tlo);
+        w.t_hi = upper(thi);
+        const I tt = hull(tlo, thi);
+        w.p = path.at(tt);
+        w.x.resize(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            w.x[static_cast<std::size_t>(i)] = piece.box[static_cast<std::size_t>(i)] + piece.box[static_cast<std::size_t>(n + i)];
+        w.distance = norm_e(piece.box);
+        w.certainly_inside = lower(tlo) >= -Tl && upper(thi) <= Tl;
+        out.sup_upper = std::max(out.sup_upper, upper(w.distance));
+        any = true;
+        out.pieces.push_back(std::move(w));
+    }
+    for (const auto& s : r.outputs) {
+        const I t = tau_a + s.time - shift;
+        if (lower(t) < -Tl || upper(t) > Tl) continue;
+        const double lo = lower(norm_e(s.box));
+        if (lo > out.sup_lower) {
+            out.sup_lower = lo;
+            out.argmax_t = mid(t);
+        }
+    }
+    if (!any) {
+        out.reason = "no tube piece meets the window";
+        return out;
+    }
+    out.ok = true;
+    out.reason = "ok";
+    return out;
+}
+
+}  // namespace flowcert::kh4
