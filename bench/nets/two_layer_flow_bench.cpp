@@ -1,5 +1,5 @@
 // Benchmark of the rigorous two-layer gradient flow and GD [BF2025, Figure 2 data].
-//   bench_two_layer_flow flow M THREADS [T_END] [LAMBDA] [ORDER]
+//   bench_two_layer_flow flow M THREADS [T_END] [LAMBDA] [ORDER] [cross|nocross]
 //   bench_two_layer_flow gd M THREADS ITERATIONS
 // Prints one line per run: wall time, steps, widths. Balanced Gaussian init, seed 1.
 #include <flowcert/nets/two_layer_flow.hpp>
@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
         o.threads = threads;
         o.store_tube = false;
         if (argc > 6) o.order = std::atoi(argv[6]);
+        if (argc > 7) o.transversal_crossings = std::string(argv[7]) != "nocross";
         const FlowResult r = integrate_gradient_flow(model, init.theta, o);
         const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         double wmax = 0, relmax = 0;
@@ -52,9 +53,9 @@ int main(int argc, char** argv) {
             if (mg > 0) relmax = std::max(relmax, width(r.state.a[j]) / mg);
         }
         std::printf("flow m=%zu threads=%d status=%s t=%.4g wall=%.3fs steps=%zu rejected=%zu hull_neuron_steps=%zu "
-                    "hull_substeps=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g %s\n",
+                    "hull_substeps=%zu crossings=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g %s\n",
                     m, threads, to_string(r.status).c_str(), r.t_reached, sec, r.stats.steps, r.stats.rejected_steps,
-                    r.stats.hull_neuron_steps, r.stats.hull_substeps, r.stats.frozen_neurons, r.stats.h_smallest,
+                    r.stats.hull_neuron_steps, r.stats.hull_substeps, r.stats.transversal_crossings, r.stats.frozen_neurons, r.stats.h_smallest,
                     r.stats.h_largest, wmax, relmax, r.reason.c_str());
         const auto out = outputs(model, r.state);
         for (std::size_t k = 0; k < out.size(); ++k) std::printf("  h(x_%zu) in %s\n", k, to_string(out[k], 10).c_str());

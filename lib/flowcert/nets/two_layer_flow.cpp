@@ -241,7 +241,7 @@ struct StepOutcome {
     StepFail fail = StepFail::none;
     std::string reason;
     double h_suggest = 0;
-    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0, validation_iterations = 0;
+    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0, validation_iterations = 0, crossings = 0;
 };
 
 class Engine {
@@ -259,6 +259,7 @@ public:
         end_.resize(N);
         tube_.resize(N);
         hull_sub_.resize(pb.m);
+        crossings_.resize(pb.m);
     }
 
     // One step [t0, t1] from the state X (m * S boxes). On success fills end_ and tube_.
@@ -287,7 +288,7 @@ private:
     std::vector<Tm> D_;         // per pattern u, component i: D_u(s)
     std::vector<I> Gpoly_;      // recurrence: per pattern sums
     std::vector<I> end_, tube_;
-    std::vector<std::size_t> hull_sub_;
+    std::vector<std::size_t> hull_sub_, crossings_;
 
     bool apriori_neuron(std::size_t j, const std::vector<I>& X);
     void residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out);
@@ -296,6 +297,12 @@ private:
     bool hull_neuron(std::size_t j, const std::vector<I>& X);
     bool hull_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, I* Th1, I* tube, int depth,
                       std::size_t& budget);
+    bool neuron_tm(const I* Th0, double s0, double s1, const unsigned char* codes, const std::vector<Tm>& Gs,
+                   std::vector<Tm>& T, Powers& Ps) const;
+    bool crossing_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, const std::vector<I>& Nb,
+                          const std::vector<I>& FN, std::vector<unsigned char> codes, std::size_t k, int old_code,
+                          I* Th1, I* tube, int depth, std::size_t& budget);
+    static thread_local std::size_t crossings_tls_;  // transversal crossings of the current hull neuron
 };
 
 bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
@@ -494,6 +501,220 @@ void Engine::residual_tm(std::size_t U) {
         }
 }
 
+thread_local std::size_t Engine::crossings_tls_ = 0;
+
+// Taylor model, in u = s - s0 on [0, s1 - s0], of the SMOOTH single-neuron ODE
+//     w' = a D(s),  a' = <w, D(s)>,  D(s) = -c sum_k eta(codes_k) g_k(s) x_k   [BF2025, eq. (6)]
+// from Th0 at s0, for every residual g_k(s) in the validated models Gs (defined on s in [0, H]).
+// The pattern codes_k in {0, 1} is imposed whatever region the solution visits, so T encloses the
+// flow of that polynomial ODE (Schauder/Picard inclusion as in the coupled step; docs).
+bool Engine::neuron_tm(const I* Th0, double s0, double s1, const unsigned char* codes, const std::vector<Tm>& Gs,
+                       std::vector<Tm>& T, Powers& Ps) const {
+    const std::size_t S = pb_.S, n = pb_.n, d = pb_.d;
+    const I len = I::exact(s1) - I::exact(s0);
+    Ps.set(p_, len.upper());
+    std::vector<Tm> Gsh(n);
+    const I s0i = I::exact(s0);
+    for (std::size_t k = 0; k < n; ++k) {
+        // Taylor shift: coefficients of G(s0 + u) in u
+        Tm& g = Gsh[k];
+        g.c = Gs[k].c;
+        for (int i = 0; i < p_; ++i)
+            for (int l = p_ - 1; l >= i; --l) g.c[l] += s0i * g.c[l + 1];
+        g.r = Gs[k].r;
+    }
+    const I one(1);
+    std::vector<Tm> Dd(d);
+    for (std::size_t i = 0; i < d; ++i) {
+        tm_zero(Dd[i], p_);
+        for (std::size_t k = 0; k < n; ++k)
+            tm_axpy(Dd[i], -(pb_.c * eta_of(pb_, codes[k], one) * pb_.x[k * d + i]), Gsh[k], p_);
+    }
+    // polynomial part by recurrence (linear ODE with given D)
+    T.assign(S, Tm{});
+    for (std::size_t i = 0; i < S; ++i) {
+        T[i].c[0] = Th0[i];
+        T[i].r = I(0);
+    }
+    for (int ord = 0; ord < p_; ++ord) {
+        I da(0);
+        for (std::size_t i = 0; i < d; ++i) {
+            I dw(0);
+            for (int l = 0; l <= ord; ++l) {
+                da += T[i].c[l] * Dd[i].c[ord - l];
+                dw += T[d].c[l] * Dd[i].c[ord - l];
+            }
+            T[i].c[ord + 1] = dw / (ord + 1);
+        }
+        T[d].c[ord + 1] = da / (ord + 1);
+    }
+    // remainder validation (Schauder/Picard inclusion for this neuron; residual given)
+    std::vector<Tm> img(S);
+    std::vector<I> need(S);
+    Tm prod, sum;
+    for (int it = 0; it < 8; ++it) {
+        tm_zero(sum, p_);
+        for (std::size_t i = 0; i < d; ++i) {
+            tm_mul(T[i], Dd[i], Ps, prod);
+            tm_add_to(sum, prod, p_);
+        }
+        tm_integrate(sum, Th0[d], Ps, img[d]);
+        for (std::size_t i = 0; i < d; ++i) {
+            tm_mul(T[d], Dd[i], Ps, prod);
+            tm_integrate(prod, Th0[i], Ps, img[i]);
+        }
+        bool valid = true;
+        for (std::size_t i = 0; i < S; ++i) {
+            need[i] = needed_remainder(img[i], T[i], Ps);
+            if (!subset(need[i], T[i].r)) valid = false;
+        }
+        if (valid) return true;
+        for (std::size_t i = 0; i < S; ++i) T[i].r = widen(hull(need[i], T[i].r), 0.1, 1e-300);
+    }
+    return false;
+}
+
+// Transversal crossing of the hyperplane z_k = <w, x_k> = 0 inside the sub-step [s0, s1]
+// (issue 8, item 2(b)). Preconditions (checked by the caller): every sign is decided at s0
+// (codes0), on the a priori box Nb of the sub-step every sign but z_k's is decided (codes), and
+// zdot_k = <w', x_k> has on Nb a certain sign pointing from the old side (old_code) to the other
+// (transversality). Then for every solution:
+//  * until its first zero tau of z_k it follows the old-pattern smooth ODE (flow Phi_old), so
+//    tau >= t_lo if z_k along Phi_old keeps the old sign on [s0, t_lo], and tau < t_hi if z_k of
+//    Phi_old is certainly of the new sign at t_hi;
+//  * z_k is absolutely continuous with zdot_k of the certain sign a.e. while theta is in Nb, so
+//    after tau it stays strictly on the new side: the solution follows the new-pattern ODE
+//    (Phi_new) on [tau, s1] (no sliding);
+//  * theta(t_hi) = psi(tau) with psi(t) = Phi_new(t_hi, t) Phi_old(t, s0) Th0. For fixed
+//    residuals both fields are linear in theta, theta' = M(s) theta, and
+//        psi'(t) = V(t_hi, t) (F_old - F_new)(Phi_old(t, s0) Th0, t),
+//    V = transition matrix of the new linear ODE, |V - I|_inf <= exp(mu (t_hi - t)) - 1 with
+//    mu >= |M_new(s)|_inf = sum_i |D_new,i(s)| (Groenwall); F_old - F_new = (a dD, <w, dD>),
+//    dD = -c (eta_old - eta_new) g_k x_k (only the k-th sample's eta jumps). Mean value theorem:
+//    theta(t_hi) in psi(t_lo) + [0, t_hi - t_lo] (J + [-1, 1] (exp(mu dt) - 1) |J|_inf).
+// psi(t_lo) is enclosed by the old model at t_lo followed by a new-pattern model on [t_lo, t_hi].
+// The jump of the field thus costs |a c (1 - gamma) g_k x_k| times the crossing-time
+// uncertainty, instead of a first-order Clarke-hull step. The rest [t_hi, s1] is a regular
+// sub-step (smooth: z_k moves away from 0).
+bool Engine::crossing_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, const std::vector<I>& Nb,
+                              const std::vector<I>& FN, std::vector<unsigned char> codes, std::size_t k,
+                              int old_code, I* Th1, I* tube, int depth, std::size_t& budget) {
+    const std::size_t S = pb_.S, n = pb_.n, d = pb_.d;
+    const int p = p_;
+    const int new_code = 1 - old_code;
+    codes[k] = static_cast<unsigned char>(old_code);
+    std::vector<Tm> T;
+    Powers Ps;
+    if (!neuron_tm(Th0, s0, s1, codes.data(), Gs, T, Ps)) return false;
+    Tm z;  // z_k along the old flow, in u = s - s0
+    tm_zero(z, p);
+    for (std::size_t q = 0; q < d; ++q) tm_axpy(z, pb_.x[k * d + q], T[q], p);
+    auto u_of = [&](double t) { return I::exact(t) - I::exact(s0); };
+    auto is_new = [&](const I& v) { return new_code == 0 ? certainly_positive(v) : certainly_negative(v); };
+    auto is_old = [&](const I& v) { return old_code == 0 ? certainly_positive(v) : certainly_negative(v); };
+    auto z_at = [&](double t) { return poly_at(z.c, p, u_of(t)) + z.r; };
+    auto z_upto = [&](double t) { return poly_range(z.c, p, I::bounds(0.0, u_of(t).upper())) + z.r; };
+    if (!is_new(z_at(s1))) return false;  // the old flow does not certainly cross inside the sub-step
+    double lo = s0, hi = s1;             // t_hi: z_k(Phi_old) certainly new-signed (heuristic search)
+    for (int it = 0; it < 64; ++it) {
+        const double md = lo + 0.5 * (hi - lo);
+        if (!(md > lo && md < hi)) break;
+        (is_new(z_at(md)) ? hi : lo) = md;
+    }
+    double t_hi = hi;
+    // Is z_k monotone along Phi_old on [s0, s1]? Its derivative a <D_old, x_k> on the range of the
+    // old model (D_old from the residual range over the sub-step) has a certain sign. Then z_k is
+    // old-signed on [s0, t] as soon as it is at t (both ends), which avoids the overestimation of
+    // the range of the polynomial over [0, t - s0].
+    bool monotone = false;
+    {
+        const I sig = I::bounds(s0, s1);
+        I zdot_old(0);
+        for (std::size_t i = 0; i < d; ++i) {
+            I Di(0);
+            for (std::size_t q = 0; q < n; ++q)
+                Di += eta_of(pb_, codes[q], I(1)) * (poly_at(Gs[q].c, p, sig) + Gs[q].r) * pb_.x[q * d + i];
+            zdot_old += -(pb_.c * Di) * pb_.x[k * d + i];
+        }
+        zdot_old = zdot_old * tm_range(T[d], Ps);
+        monotone = sign_code(zdot_old) != 2;
+    }
+    auto old_upto = [&](double t) { return monotone ? is_old(z_at(t)) : is_old(z_upto(t)); };
+    lo = s0;  // t_lo: z_k(Phi_old) certainly old-signed on [s0, t_lo]
+    for (int it = 0; it < 64; ++it) {
+        const double md = lo + 0.5 * (hi - lo);
+        if (!(md > lo && md < hi)) break;
+        (old_upto(md) ? lo : hi) = md;
+    }
+    const double t_lo = lo;
+    if (!old_upto(t_lo) || !is_new(z_at(t_hi))) return false;
+    const I one(1);
+    const I deta = eta_of(pb_, old_code, one) - eta_of(pb_, new_code, one);
+    std::vector<unsigned char> codes_new = codes;
+    codes_new[k] = static_cast<unsigned char>(new_code);
+    std::vector<I> th(S), Y(S), gW(n);
+    std::vector<Tm> Tn;
+    Powers Pn;
+    bool clear = false;
+    for (int attempt = 0; attempt < 6 && !clear; ++attempt) {
+        if (attempt > 0) {  // heuristic: move t_hi later until theta(t_hi) is off the hyperplane
+            const double nt = std::min(s1, t_hi + (t_hi - t_lo) * std::ldexp(1.0, attempt));
+            if (!(nt > t_hi) || !is_new(z_at(nt))) break;
+            t_hi = nt;
+        }
+        const I uhi = u_of(t_hi), dtau = I::exact(t_hi) - I::exact(t_lo);
+        const I uW = I::bounds(u_of(t_lo).lower(), uhi.upper()), W = I::bounds(t_lo, t_hi);
+        // psi(t_lo): old model at t_lo, then the new-pattern ODE on [t_lo, t_hi]
+        std::vector<I> Y0(S);
+        for (std::size_t i = 0; i < S; ++i) Y0[i] = poly_at(T[i].c, p, u_of(t_lo)) + T[i].r;
+        if (!neuron_tm(Y0.data(), t_lo, t_hi, codes_new.data(), Gs, Tn, Pn)) return false;
+        // Phi_old(t, s0) Th0 for t in W, residuals over W
+        for (std::size_t i = 0; i < S; ++i) Y[i] = poly_range(T[i].c, p, uW) + T[i].r;
+        for (std::size_t q = 0; q < n; ++q) gW[q] = poly_at(Gs[q].c, p, W) + Gs[q].r;
+        I zY = Y[0] * pb_.x[k * d];
+        for (std::size_t q = 1; q < d; ++q) zY += Y[q] * pb_.x[k * d + q];
+        const I dD = -(pb_.c * deta * gW[k]);  // times x_k: the jump of D
+        std::vector<I> J(S);
+        double Jn = 0;
+        for (std::size_t i = 0; i < d; ++i) J[i] = Y[d] * (dD * pb_.x[k * d + i]);
+        J[d] = dD * zY;
+        for (std::size_t i = 0; i < S; ++i) Jn = std::max(Jn, mag(J[i]));
+        I mu(0);
+        for (std::size_t i = 0; i < d; ++i) {
+            I Di(0);
+            for (std::size_t q = 0; q < n; ++q) Di += eta_of(pb_, codes_new[q], one) * gW[q] * pb_.x[q * d + i];
+            mu += abs(pb_.c * Di);
+        }
+        const double ev = expm1(I::bounds(0.0, (mu * dtau).upper())).upper();
+        const double e = (I::exact(ev) * I::exact(Jn)).upper();
+        const I dt0 = I::bounds(0.0, dtau.upper());
+        clear = true;
+        for (std::size_t i = 0; i < S; ++i) {
+            const I v = poly_at(Tn[i].c, p, dtau) + Tn[i].r + dt0 * (J[i] + I::bounds(-e, e));
+            I o;
+            th[i] = intersect(v, Nb[i], o) ? o : v;  // theta(t_hi) of a true solution lies in Nb
+        }
+        I zt = th[0] * pb_.x[k * d];
+        for (std::size_t q = 1; q < d; ++q) zt += th[q] * pb_.x[k * d + q];
+        clear = is_new(zt);
+    }
+    // tube on [s0, t_hi]: old flow up to tau, then theta(tau) + [0, t_hi - tau] F(Nb)
+    const I dt0 = I::bounds(0.0, (I::exact(t_hi) - I::exact(t_lo)).upper());
+    for (std::size_t i = 0; i < S; ++i) {
+        const I told = poly_range(T[i].c, p, I::bounds(0.0, u_of(t_hi).upper())) + T[i].r;
+        I tb = hull(hull(told, Y[i] + dt0 * FN[i]), th[i]), o;
+        tube[i] = intersect(tb, Nb[i], o) ? o : tb;
+    }
+    if (!(t_hi < s1)) {
+        for (std::size_t i = 0; i < S; ++i) Th1[i] = th[i];
+        return true;
+    }
+    std::vector<I> tube2(S);
+    if (!hull_substep(th.data(), t_hi, s1, Gs, Th1, tube2.data(), depth + 1, budget)) return false;
+    for (std::size_t i = 0; i < S; ++i) tube[i] = hull(tube[i], tube2[i]);
+    return true;
+}
+
 // Hull neuron: sub-steps of [s0, s1] driven by the validated residual Taylor models Gs (defined on
 // [0, H]); bisection where a sign is undecided. Th0: state at s0; writes state at s1 and a tube.
 bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<Tm>& Gs, I* Th1, I* tube, int depth,
@@ -507,7 +728,7 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
     std::vector<I> R(n);
     for (std::size_t k = 0; k < n; ++k) R[k] = poly_at(Gs[k].c, p_, sig) + Gs[k].r;
     // a priori box of this neuron on the sub-step (first-exit argument, residual in R)
-    std::vector<I> B(S), Nb(S), F(S);
+    std::vector<I> B(S), Nb(S), F(S), FN(S);
     field_box(pb_, Th0, R.data(), F.data());
     for (std::size_t i = 0; i < S; ++i) B[i] = widen(Th0[i] + ds * F[i], 0.5, 1e-300);
     bool ok = false;
@@ -522,11 +743,43 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
             for (std::size_t i = 0; i < S; ++i) B[i] = widen(Nb[i], 0.2 + 0.3 * it, 1e-300 + 1e-16 * mag(Nb[i]));
     }
     if (!ok) return false;
-    bool decided = true;
-    for (std::size_t k = 0; k < n && decided; ++k) {
-        I z = Nb[0] * pb_.x[k * d];
-        for (std::size_t i = 1; i < d; ++i) z += Nb[i] * pb_.x[k * d + i];
-        if (sign_code(z) == 2) decided = false;
+    // Every solution stays in Nb on the sub-step, where its field lies in FN (Clarke hull on Nb).
+    field_box(pb_, Nb.data(), R.data(), FN.data());
+    // Signs: decided on Nb, or (transversal_crossings) decided at s0 and kept because zdot_k =
+    // <w', x_k> has on Nb the sign of z_k(s0): z_k moves away from 0 (absolutely continuous with a
+    // derivative of certain sign a.e.).
+    std::vector<unsigned char> codes(n), codes0(n);
+    std::size_t undecided = 0, kx = n;
+    std::vector<I> zdot(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        I z = Nb[0] * pb_.x[k * d], z0 = Th0[0] * pb_.x[k * d];
+        zdot[k] = FN[0] * pb_.x[k * d];
+        for (std::size_t i = 1; i < d; ++i) {
+            z += Nb[i] * pb_.x[k * d + i];
+            z0 += Th0[i] * pb_.x[k * d + i];
+            zdot[k] += FN[i] * pb_.x[k * d + i];
+        }
+        const int c = sign_code(z), c0 = sign_code(z0);
+        codes0[k] = static_cast<unsigned char>(c0);
+        codes[k] = static_cast<unsigned char>(c);
+        if (c != 2) continue;
+        if (opt_.transversal_crossings && c0 != 2 && sign_code(zdot[k]) == c0) {
+            codes[k] = static_cast<unsigned char>(c0);  // moving away from the hyperplane
+            continue;
+        }
+        ++undecided;
+        kx = k;
+    }
+    const bool decided = undecided == 0;
+    if (!decided && undecided == 1 && opt_.transversal_crossings && codes0[kx] != 2 &&
+        sign_code(zdot[kx]) == 1 - codes0[kx]) {
+        // transversal crossing of <w, x_kx> = 0 (the sign of zdot points to the other side)
+        std::size_t b = budget;
+        if (crossing_substep(Th0, s0, s1, Gs, Nb, FN, codes, kx, codes0[kx], Th1, tube, depth, b)) {
+            budget = b;
+            ++crossings_tls_;
+            return true;
+        }
     }
     const double H = s1 - s0;
     bool can_split = depth < opt_.hull_max_depth && budget >= 2 && H > 0;
@@ -541,13 +794,9 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
         if (negligible) can_split = false;
         // Heuristic: a start box that already straddles the kink (sliding, or just after a
         // crossing) gains little from deep bisection.
-        if (depth >= 3) {
-            for (std::size_t k = 0; k < n; ++k) {
-                I z = Th0[0] * pb_.x[k * d];
-                for (std::size_t i = 1; i < d; ++i) z += Th0[i] * pb_.x[k * d + i];
-                if (sign_code(z) == 2) can_split = false;
-            }
-        }
+        if (depth >= 3)
+            for (std::size_t k = 0; k < n; ++k)
+                if (codes0[k] == 2) can_split = false;
     }
     if (!decided && can_split) {
         // Bisect towards the switching time: only the part where the sign is undecided keeps
@@ -566,71 +815,9 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
     if (decided) {
         // Smooth on this sub-step: Taylor model of order p of this neuron alone, driven by the
         // residual models shifted to the sub-step: G(s0 + u), u in [0, len].
+        std::vector<Tm> T;
         Powers Ps;
-        Ps.set(p_, len.upper());
-        std::vector<Tm> Gsh(n);
-        const I s0i = I::exact(s0);
-        for (std::size_t k = 0; k < n; ++k) {
-            // Taylor shift: coefficients of G(s0 + u) in u
-            Tm& g = Gsh[k];
-            g.c = Gs[k].c;
-            for (int i = 0; i < p_; ++i)
-                for (int l = p_ - 1; l >= i; --l) g.c[l] += s0i * g.c[l + 1];
-            g.r = Gs[k].r;
-        }
-        const I one(1);
-        std::vector<Tm> Dd(d);
-        for (std::size_t i = 0; i < d; ++i) {
-            tm_zero(Dd[i], p_);
-            for (std::size_t k = 0; k < n; ++k) {
-                I z = Nb[0] * pb_.x[k * d];
-                for (std::size_t q = 1; q < d; ++q) z += Nb[q] * pb_.x[k * d + q];
-                tm_axpy(Dd[i], -(pb_.c * eta_of(pb_, sign_code(z), one) * pb_.x[k * d + i]), Gsh[k], p_);
-            }
-        }
-        // polynomial part by recurrence (linear ODE with given D)
-        std::vector<Tm> T(S);
-        for (std::size_t i = 0; i < S; ++i) {
-            T[i].c[0] = Th0[i];
-            T[i].r = I(0);
-        }
-        for (int ord = 0; ord < p_; ++ord) {
-            I da(0);
-            for (std::size_t i = 0; i < d; ++i) {
-                I dw(0);
-                for (int l = 0; l <= ord; ++l) {
-                    da += T[i].c[l] * Dd[i].c[ord - l];
-                    dw += T[d].c[l] * Dd[i].c[ord - l];
-                }
-                T[i].c[ord + 1] = dw / (ord + 1);
-            }
-            T[d].c[ord + 1] = da / (ord + 1);
-        }
-        // remainder validation (Schauder/Picard inclusion for this neuron; residual given)
-        std::vector<Tm> img(S);
-        Tm prod, sum;
-        bool valid = false;
-        for (int it = 0; it < 8 && !valid; ++it) {
-            tm_zero(sum, p_);
-            for (std::size_t i = 0; i < d; ++i) {
-                tm_mul(T[i], Dd[i], Ps, prod);
-                tm_add_to(sum, prod, p_);
-            }
-            tm_integrate(sum, Th0[d], Ps, img[d]);
-            for (std::size_t i = 0; i < d; ++i) {
-                tm_mul(T[d], Dd[i], Ps, prod);
-                tm_integrate(prod, Th0[i], Ps, img[i]);
-            }
-            valid = true;
-            std::vector<I> need(S);
-            for (std::size_t i = 0; i < S; ++i) {
-                need[i] = needed_remainder(img[i], T[i], Ps);
-                if (!subset(need[i], T[i].r)) valid = false;
-            }
-            if (!valid)
-                for (std::size_t i = 0; i < S; ++i) T[i].r = widen(hull(need[i], T[i].r), 0.1, 1e-300);
-        }
-        if (valid) {
+        if (neuron_tm(Th0, s0, s1, codes.data(), Gs, T, Ps)) {
             for (std::size_t i = 0; i < S; ++i) {
                 I e = poly_at(T[i].c, p_, len) + T[i].r;
                 I tb = tm_range(T[i], Ps);
@@ -644,9 +831,8 @@ bool Engine::hull_substep(const I* Th0, double s0, double s1, const std::vector<
     }
     // First-order (Clarke hull) step: theta(s1) in Th0 + len * F(Nb, R), valid for every
     // selection of eta in [gamma, 1] (sliding included).
-    field_box(pb_, Nb.data(), R.data(), F.data());
     for (std::size_t i = 0; i < S; ++i) {
-        I e = Th0[i] + len * F[i], out;
+        I e = Th0[i] + len * FN[i], out;
         Th1[i] = intersect(e, Nb[i], out) ? out : e;
         tube[i] = Nb[i];
     }
@@ -662,8 +848,10 @@ bool Engine::hull_neuron(std::size_t j, const std::vector<I>& X) {
     // s runs over [0, H], H = upper bound of the step length; the end value at s = delta is
     // obtained by evaluating at the true step length below (sub-steps end exactly at H only
     // when delta is a point; otherwise we also keep the first-order enclosure).
+    crossings_tls_ = 0;
     const bool ok = hull_substep(&X[j * S], 0.0, H, G_, th1.data(), tb.data(), 0, budget);
     hull_sub_[j] = b0 - budget;
+    crossings_[j] = crossings_tls_;
     if (!ok) return false;
     for (std::size_t i = 0; i < S; ++i) {
         I out;
@@ -909,6 +1097,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
                             tube_[j * S + i] = N_[j * S + i];
                         }
                         hull_sub_[j] = 1;
+                        crossings_[j] = 0;
                     } else if (!hull_neuron(j, X)) {
                         okh[j] = 0;
                     }
@@ -919,6 +1108,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             if (!okh[j] && hull_reason.empty())
                 hull_reason = "hull neuron " + pb_.neuron_name(j) + ": no sub-step enclosure";
             out.hull_substeps += hull_sub_[j];
+            out.crossings += crossings_[j];
         }
     }
     if (!pb_.all(hull_reason.empty())) {
@@ -1049,6 +1239,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
             res.stats.smooth_neuron_steps += so.smooth;
             res.stats.hull_neuron_steps += so.hull;
             res.stats.hull_substeps += so.hull_substeps;
+            res.stats.transversal_crossings += so.crossings;
             res.stats.validation_iterations += so.validation_iterations;
             const double hs = t1 - t;
             if (first_step || hs < res.stats.h_smallest) res.stats.h_smallest = hs;
@@ -1063,6 +1254,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
                 st.hull = so.hull;
                 st.frozen = so.frozen;
                 st.hull_substeps = so.hull_substeps;
+                st.crossings = so.crossings;
                 if (observer) observer(st);
                 if (opt.store_tube) res.tube.push_back(std::move(st));
             }
@@ -1116,11 +1308,13 @@ void gather_flow_result(FlowResult& res, const FlowPartition& part) {
     push(res.stats.smooth_neuron_steps);
     push(res.stats.hull_neuron_steps);
     push(res.stats.hull_substeps);
+    push(res.stats.transversal_crossings);
     for (const auto& st : res.tube) {
         push(st.smooth);
         push(st.hull);
         push(st.frozen);
         push(st.hull_substeps);
+        push(st.crossings);
     }
     for (char f : res.frozen) push(f ? 1 : 0);
     part.allreduce_sum(v);
@@ -1129,11 +1323,13 @@ void gather_flow_result(FlowResult& res, const FlowPartition& part) {
     res.stats.smooth_neuron_steps = pop();
     res.stats.hull_neuron_steps = pop();
     res.stats.hull_substeps = pop();
+    res.stats.transversal_crossings = pop();
     for (auto& st : res.tube) {
         st.smooth = pop();
         st.hull = pop();
         st.frozen = pop();
         st.hull_substeps = pop();
+        st.crossings = pop();
     }
     for (auto& f : res.frozen) f = pop() != 0 ? 1 : 0;
     res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));

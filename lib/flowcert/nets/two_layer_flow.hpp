@@ -84,6 +84,12 @@ struct FlowOptions {
     // sub-steps per neuron per step, down to step / 2^hull_max_depth.
     int hull_max_substeps = 200;
     int hull_max_depth = 30;
+    // Hull sub-steps: a sign undecided on the sub-step box is certified constant when z_k moves
+    // away from 0 (zdot_k of the sign of z_k), and a transversal crossing of one hyperplane
+    // (zdot_k of certain sign towards it) is stepped through exactly: enclosed crossing time,
+    // old-pattern model, new-pattern model, jump of the field times the crossing-time width
+    // (issue 8, item 2(b); docs/nonsmooth-flow.md). false: bisection + Clarke-hull steps only.
+    bool transversal_crossings = true;
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
 };
@@ -94,6 +100,7 @@ struct FlowStep {
     TwoLayerParams<IntervalD> tube;
     std::size_t smooth = 0, hull = 0, frozen = 0;  // neuron classification on this step
     std::size_t hull_substeps = 0;
+    std::size_t crossings = 0;  // transversal crossings stepped through (hull neurons' sub-steps)
 };
 
 struct FlowSnapshot {
@@ -105,6 +112,7 @@ struct FlowStats {
     std::size_t steps = 0, rejected_steps = 0;
     std::size_t smooth_neuron_steps = 0, hull_neuron_steps = 0, hull_substeps = 0;
     std::size_t frozen_neurons = 0;   // at the end
+    std::size_t transversal_crossings = 0;
     double h_smallest = 0, h_largest = 0;
     std::size_t validation_iterations = 0;  // Taylor-model remainder passes, summed over accepted steps
     std::string last_rejection;             // reason of the last rejected step attempt
