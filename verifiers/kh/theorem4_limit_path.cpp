@@ -6,8 +6,8 @@
 //
 // For one instance (a case file) the verifier certifies
 //   premises: H is 2-homogeneous; w* is a KKT point of (4) (Krawczyk), N(w*) > 0, 0 < Delta <= Delta_max;
-//             the Lemma 23 cap {w*^T w >= 1 - gamma} for a case-given gamma (closed-form criterion for
-//             quadratic N, derived in docs/kh.md); w0 in S(w*) (Definition 2): the certified NCF-flow tube from
+//             the Lemma 23 cap {w*^T w >= 1 - gamma} for a case-given gamma, with N > 0 on it (Lemma 24, eq. (32))
+//             (closed-form criteria for quadratic N, derived in docs/kh.md); w0 in S(w*) (Definition 2): the certified NCF-flow tube from
 //             w0 enters that cap, after which Lemma 24 gives convergence of the direction to w*;
 //   conclusion on a delta sweep: per delta a certified tube of psi(t + s_delta, delta w0) on |t| <= T~ (for every
 //             t in each step) against the closed-form p(t), giving an enclosure of the sup distance E(delta);
@@ -140,8 +140,9 @@ void run_typed(cert::Context& ctx) {
                       CAP = "Lemma 23 cap: (1 - gamma)(2 - gamma) Delta_max >= Delta, gamma < 1",
                       STABLE = "w0 in S(w*): the NCF tube from w0 enters the Lemma 23/24 cap",
                       C0 = "w*^T w0 > 0 (the exhibited shift is defined)",
+                      CAPN = "Lemma 24 (32): N(w) > 0 on the cap",
                       PCF = "p(t) closed form applies (the certified w* is the closed form's KKT point)";
-    for (const auto& c : {H_L2, KKT, NPOS, DPOS, DLE, CAP, STABLE, C0, PCF}) rep.plan(c);
+    for (const auto& c : {H_L2, KKT, NPOS, DPOS, DLE, CAP, CAPN, STABLE, C0, PCF}) rep.plan(c);
     for (const auto& ds : deltas) rep.plan("tube on |t| <= T~, delta = " + ds);
     for (std::size_t i = 0; i + 1 < deltas.size(); ++i)
         rep.plan("slope >= Delta/(Delta+8N*) on [" + deltas[i + 1] + ", " + deltas[i] + "]");
@@ -204,13 +205,35 @@ void run_typed(cert::Context& ctx) {
     const I cgam = one - gamma;
     // [DERIVED, docs/kh.md] N(w) = w^T A w / 2, A w* = 2N* w*, b^T A b <= 2N* - Delta_max for unit b _|_ w*:
     // with w = c w* + s b (c = w*^T w >= 0), (28) >= (1-c)(c(1+c) Delta_max - Delta) and (29) <= -(Delta/2)(1-c)c.
-    if (certainly_positive(cgam))
+    if (certainly_positive(cgam) && certainly_less(cgam * (one + cgam) * Dmax, Delta))
+        rep.check_true(CAP, "[KH2025, Lemma 23]", false,  // sufficient condition failed: not a disproof
+                       "(1-gamma)(2-gamma) Delta_max < Delta: choose a smaller gamma");
+    else if (certainly_positive(cgam))
         rep.check_le(CAP, "[KH2025, Lemma 23, (28)-(29)]", {"Delta", Delta},
                      {"(1-gamma)(2-gamma) Delta_max", cgam * (one + cgam) * Dmax},
                      "gamma = " + in.number_string("cap_gamma") + "; with c = 1 - gamma >= 0 every unit w with w*^T w >= c "
                      "satisfies (28) and (29)");
     else
         rep.check_true(CAP, "[KH2025, Lemma 23]", false, "need gamma < 1, got " + in.number_string("cap_gamma"));
+    // [KH2025, Lemma 24, eq. (32)] also needs N(w) > 0 on the cap. With w = c w* + s b as above,
+    // N(w) = c^2 N* + (s^2/2) b^T A b >= c^2 N* + ((1 - c^2)/2) min(lambda_min(A), 0), increasing in c >= 0.
+    {
+        const HessianSpectrum<I> hs = hessian_spectrum(ncf, kkt.u);
+        if (hs.status == ProofStatus::proven && certainly_positive(cgam)) {
+            const I m = min(hs.lambda_min, one - one);
+            const I lb = sqr(cgam) * Nstar + (one - sqr(cgam)) * m / constant_like(one, 2);
+            if (certainly_nonpositive(lb))  // a sufficient condition failed: not proven, nothing disproven
+                rep.check_true(CAPN, "[KH2025, Lemma 24, eq. (32); docs/kh.md]", false,
+                               "the lower bound " + to_string(lb, 8) + " of N on the cap is <= 0 (lambda_min(Hess N) in " +
+                                   to_string(hs.lambda_min, 10) + "): choose a smaller gamma");
+            else
+                rep.check_positive(CAPN, "[KH2025, Lemma 24, eq. (32); docs/kh.md]",
+                                   {"(1-gamma)^2 N* + (1 - (1-gamma)^2) min(lambda_min(Hess N), 0)/2", lb},
+                                   "lambda_min(Hess N) in " + to_string(hs.lambda_min, 10));
+        } else
+            rep.check_true(CAPN, "[KH2025, Lemma 24, eq. (32)]", false,
+                           hs.status == ProofStatus::proven ? "need gamma < 1" : "Hessian spectrum: " + hs.reason);
+    }
     const I cstar = (sqrt(one + constant_like(one, 4) * Delta / Dmax) - one) / constant_like(one, 2);
     kt.add_row({"Delta used", to_string(Delta, 17)});
     kt.add_row({"largest admissible gamma = 1 - (sqrt(1 + 4 Delta/Delta_max) - 1)/2", to_string(one - cstar, 12)});
@@ -466,10 +489,10 @@ void run_typed(cert::Context& ctx) {
             else
                 rep.check_le(name, "[KH2025, Thm 4, eq. (6)]", {"E(delta)", E[i]}, {"C~ delta^kappa", bound});
         }
-        sp.references.push_back({"C~ delta^kappa (Theorem 4 guarantee)", Ct, mid(kappa)});
+        sp.references.push_back({"C~ delta^kappa (Thm 4)", Ct, mid(kappa)});
         const std::size_t last = deltas.size() - 1;
         if (have[last])
-            sp.references.push_back({"slope Delta_max/(2N*) (actual)",
+            sp.references.push_back({"slope Dmax/(2N*)",
                                      mid(E[last]) / std::pow(mid(dec(deltas[last])), mid(rate)), mid(rate)});
     }
     if (actual) {
