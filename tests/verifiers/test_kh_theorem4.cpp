@@ -213,3 +213,106 @@ TEST_CASE("the certified Example 1 window tubes contain the paper's closed-form 
         CHECK(wd.sup_upper <= wd.sup_lower * (1 + 1e-6));
     }
 }
+
+namespace {
+
+// Lemma 23 (28), (29) and Lemma 24 (32) (N > 0) at a unit w, evaluated with the model layer's N and grad N
+// (an independent code path from the cap criterion in theorem4_limit_path.cpp).
+struct CapValues {
+    IntervalMp lhs28, lhs29, N;
+};
+CapValues cap_values(const nets::Ncf<IntervalMp>& ncf, const nets::Vec<IntervalMp>& w, const nets::Vec<IntervalMp>& ws,
+                     const IntervalMp& Nstar, const IntervalMp& Delta) {
+    const auto g = ncf.gradient(w);
+    IntervalMp dot = mp("0"), wsg = mp("0"), dist2 = mp("0");
+    for (Eigen::Index j = 0; j < w.size(); ++j) {
+        dot += ws(j) * w(j);
+        wsg += ws(j) * g.gradient(j);
+        dist2 += sqr(w(j) - ws(j));
+    }
+    return {wsg - mp("2") * g.value * dot - Delta / mp("2") * dist2, g.value - Nstar + Delta / mp("4") * dist2, g.value};
+}
+
+// Random unit w = c w* + s b (b unit, orthogonal to w*) with c in [c_min, 1]; returns min over samples of the
+// three certified signs (true when every sample satisfies (28) >= 0, (29) <= 0, N > 0).
+struct CapSampleResult {
+    bool all28 = true, all29 = true, allN = true;
+};
+CapSampleResult sample_cap(const nets::Ncf<IntervalMp>& ncf, const std::vector<double>& wstar, double c_min,
+                           const IntervalMp& Nstar, const IntervalMp& Delta, int samples) {
+    const int P = static_cast<int>(wstar.size());
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> nd;
+    std::uniform_real_distribution<double> ud(c_min, 1.0);
+    nets::Vec<IntervalMp> ws(P);
+    for (int j = 0; j < P; ++j) ws(j) = IntervalMp::exact(wstar[static_cast<std::size_t>(j)], Precision(kBits));
+    IntervalMp wn = mp("0");
+    for (int j = 0; j < P; ++j) wn += sqr(ws(j));
+    for (int j = 0; j < P; ++j) ws(j) = ws(j) / sqrt(wn);
+    CapSampleResult r;
+    for (int k = 0; k < samples; ++k) {
+        nets::Vec<IntervalMp> b(P);
+        IntervalMp proj = mp("0");
+        for (int j = 0; j < P; ++j) {
+            b(j) = IntervalMp::exact(nd(rng), Precision(kBits));
+            proj += b(j) * ws(j);
+        }
+        IntervalMp bn = mp("0");
+        for (int j = 0; j < P; ++j) {
+            b(j) = b(j) - proj * ws(j);
+            bn += sqr(b(j));
+        }
+        // the boundary c = c_min is sampled every other time, where the bounds are tightest
+        const IntervalMp c = IntervalMp::exact(k % 2 ? c_min : ud(rng), Precision(kBits));
+        const IntervalMp s = sqrt(mp("1") - sqr(c));
+        nets::Vec<IntervalMp> w(P);
+        for (int j = 0; j < P; ++j) w(j) = c * ws(j) + s * b(j) / sqrt(bn);
+        const CapValues v = cap_values(ncf, w, ws, Nstar, Delta);
+        r.all28 = r.all28 && certainly_nonnegative(v.lhs28);
+        r.all29 = r.all29 && certainly_nonpositive(v.lhs29);
+        r.allN = r.allN && certainly_positive(v.N);
+    }
+    return r;
+}
+
+nets::Ncf<IntervalMp> identity_ncf(const nets::HomogeneousArchitecture& arch, const std::vector<const char*>& y,
+                                   nets::SquareLossNormalization norm) {
+    const int d = static_cast<int>(y.size());
+    nets::Mat<IntervalMp> X(d, d);
+    nets::Vec<IntervalMp> yy(d);
+    for (int i = 0; i < d; ++i) {
+        for (int k = 0; k < d; ++k) X(k, i) = mp(i == k ? "1" : "0");
+        yy(i) = mp(y[static_cast<std::size_t>(i)]);
+    }
+    return nets::Ncf<IntervalMp>(nets::HomogeneousModel<IntervalMp>(arch, X), nets::ncf_weights<IntervalMp>(yy, norm));
+}
+
+}  // namespace
+
+TEST_CASE("on the certified caps, Lemma 23 (28)-(29) and N > 0 hold at sampled unit vectors, and the diagonal "
+          "net's N > 0 condition is needed at gamma = 0.38",
+          "[kh4]") {
+    // Example 1: w* = e_1, N* = 8, Delta = Delta_max = 12, gamma = 0.38 (c = 0.62): all three hold.
+    const auto ex1 = identity_ncf(nets::HomogeneousArchitecture::example1(), {"4", "1"},
+                                  nets::SquareLossNormalization::paper());
+    const auto r1 = sample_cap(ex1, {1, 0}, 0.62, mp("8"), mp("12"), 200);
+    CHECK(r1.all28);
+    CHECK(r1.all29);
+    CHECK(r1.allN);
+    // Diagonal net, b = (3, 1, 0.5), loss 1/2: w* = (e_1, e_1)/sqrt 2, N* = 1.5, Delta_max = 2.
+    const auto dg = identity_ncf(nets::HomogeneousArchitecture::diagonal(3, 2), {"3", "1", "0.5"},
+                                 nets::SquareLossNormalization{true, false});
+    const std::vector<double> wd = {1, 0, 0, 1, 0, 0};
+    const auto r2 = sample_cap(dg, wd, 0.75, mp("1.5"), mp("2"), 200);  // gamma = 0.25, the case's
+    CHECK(r2.all28);
+    CHECK(r2.all29);
+    CHECK(r2.allN);
+    // gamma = 0.38 (c = 0.62) keeps (28)-(29) but not N > 0: (e_1, -e_1)/sqrt 2 has Hessian value -3 = -2N*.
+    const auto r3 = sample_cap(dg, wd, 0.62, mp("1.5"), mp("2"), 400);
+    CHECK(r3.all28);
+    CHECK(r3.all29);
+    CHECK_FALSE(r3.allN);
+    // and (28) fails beyond the criterion's cap for Example 1: c = 0.6 < (sqrt 5 - 1)/2
+    const auto r4 = sample_cap(ex1, {1, 0}, 0.6, mp("8"), mp("12"), 50);
+    CHECK_FALSE(r4.all28);
+}
