@@ -53,10 +53,10 @@ int main(int argc, char** argv) {
             if (mg > 0) relmax = std::max(relmax, width(r.state.a[j]) / mg);
         }
         std::printf("flow m=%zu threads=%d status=%s t=%.4g wall=%.3fs steps=%zu rejected=%zu hull_neuron_steps=%zu "
-                    "hull_substeps=%zu crossings=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g %s\n",
+                    "hull_substeps=%zu crossings=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g hull_phase=%.2fs/%.2fs %s\n",
                     m, threads, to_string(r.status).c_str(), r.t_reached, sec, r.stats.steps, r.stats.rejected_steps,
                     r.stats.hull_neuron_steps, r.stats.hull_substeps, r.stats.transversal_crossings, r.stats.frozen_neurons, r.stats.h_smallest,
-                    r.stats.h_largest, wmax, relmax, r.reason.c_str());
+                    r.stats.h_largest, wmax, relmax, r.stats.wall_hull_phase, r.stats.wall_total, r.reason.c_str());
         const auto out = outputs(model, r.state);
         for (std::size_t k = 0; k < out.size(); ++k) std::printf("  h(x_%zu) in %s\n", k, to_string(out[k], 10).c_str());
     } else {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <map>
@@ -242,6 +243,7 @@ struct StepOutcome {
     std::string reason;
     double h_suggest = 0;
     std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0, validation_iterations = 0, crossings = 0;
+    double wall_hull = 0;
 };
 
 class Engine {
@@ -340,6 +342,9 @@ void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& 
     std::vector<I> partial(C * n, I(0));
     parallel_for(C, pb_.threads, [&](std::size_t ch) {
         const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+        // thread-local accumulators (adjacent chunks' partials share cache lines)
+        std::array<I, 32> acc;  // n <= 32 (checked at entry)
+        for (std::size_t k = 0; k < n; ++k) acc[k] = I(0);
         for (std::size_t j = j0; j < j1; ++j) {
             if (frozen[j]) continue;  // ReLU certainly inactive everywhere: contributes exactly 0
             const I* B = &B_[j * S];
@@ -347,9 +352,10 @@ void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& 
                 const I* xk = &pb_.x[k * pb_.d];
                 I z = B[0] * xk[0];
                 for (std::size_t i = 1; i < pb_.d; ++i) z += B[i] * xk[i];
-                partial[ch * n + k] += B[pb_.d] * leaky_relu(z, pb_.gamma);
+                acc[k] += B[pb_.d] * leaky_relu(z, pb_.gamma);
             }
         }
+        for (std::size_t k = 0; k < n; ++k) partial[ch * n + k] = acc[k];
     });
     out.assign(n, I(0));
     for (std::size_t ch = 0; ch < C; ++ch)
@@ -380,6 +386,7 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
         std::fill(partial.begin(), partial.end(), I(0));
         parallel_for(C, pb_.threads, [&](std::size_t ch) {
             const std::size_t j0 = ch * kChunk, j1 = std::min(pb_.m, j0 + kChunk);
+            std::vector<I> loc(U * d, I(0));  // local accumulators (no false sharing)
             for (std::size_t j = j0; j < j1; ++j) {
                 if (kind_[j] != 0) continue;
                 const Tm& A = tm_[j * S + d];
@@ -388,9 +395,10 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
                     const Tm& W = tm_[j * S + i];
                     I acc = A.c[0] * W.c[ord];
                     for (int l = 1; l <= ord; ++l) acc += A.c[l] * W.c[ord - l];
-                    partial[(ch * U + u) * d + i] += acc;
+                    loc[u * d + i] += acc;
                 }
             }
+            for (std::size_t q = 0; q < U * d; ++q) partial[ch * U * d + q] = loc[q];
         });
         std::fill(Su.begin(), Su.end(), I(0));
         for (std::size_t ch = 0; ch < C; ++ch)
@@ -1080,13 +1088,19 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
     }
     // Hull neurons: per-neuron sub-steps driven by the validated residual models.
     std::string hull_reason;
+    const auto hull_t0 = std::chrono::steady_clock::now();
     if (out.hull > 0) {
         std::vector<char> okh(m, 1);
         const bool point_step = is_point(delta_);
-        parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
-            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
-            for (std::size_t j = j0; j < j1; ++j)
-                if (kind_[j] == 1) {
+        // Scheduled one hull neuron at a time (their cost varies by orders of magnitude with the
+        // number of sub-steps; blocks of 64 left one thread idle). Each writes only its own outputs.
+        std::vector<std::size_t> hl;
+        for (std::size_t j = 0; j < m; ++j)
+            if (kind_[j] == 1) hl.push_back(j);
+        parallel_for(hl.size(), pb_.threads, [&](std::size_t q) {
+            const std::size_t j = hl[q];
+            {
+                {
                     if (!point_step) {
                         // step length not exactly representable: first-order enclosure
                         std::vector<I> F(S);
@@ -1102,6 +1116,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
                         okh[j] = 0;
                     }
                 }
+            }
         });
         for (std::size_t j = 0; j < m; ++j) {
             if (kind_[j] != 1) continue;
@@ -1111,6 +1126,7 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             out.crossings += crossings_[j];
         }
     }
+    out.wall_hull = std::chrono::duration<double>(std::chrono::steady_clock::now() - hull_t0).count();
     if (!pb_.all(hull_reason.empty())) {
         out.fail = StepFail::hull_neuron;
         out.reason = hull_reason.empty() ? "a hull neuron of another process: no sub-step enclosure" : hull_reason;
@@ -1208,6 +1224,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     };
     std::vector<char> frozen_local(pb.m, 0);
     Engine engine(pb, opt);
+    const auto run_t0 = std::chrono::steady_clock::now();
     double t = 0, h = std::min(opt.h_initial, opt.h_max);
     std::size_t next_target = 0, snap_i = 0;
     bool first_step = true;
@@ -1240,6 +1257,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
             res.stats.hull_neuron_steps += so.hull;
             res.stats.hull_substeps += so.hull_substeps;
             res.stats.transversal_crossings += so.crossings;
+            res.stats.wall_hull_phase += so.wall_hull;
             res.stats.validation_iterations += so.validation_iterations;
             const double hs = t1 - t;
             if (first_step || hs < res.stats.h_smallest) res.stats.h_smallest = hs;
@@ -1274,6 +1292,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         res.status = FlowStatus::step_size_underflow;
         res.reason = std::string("arithmetic failure during a step: ") + e.what();
     }
+    res.stats.wall_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_t0).count();
     res.state = to_params(X);
     res.frozen.assign(theta0.m, 0);
     std::copy(frozen_local.begin(), frozen_local.end(), res.frozen.begin() + static_cast<std::ptrdiff_t>(jb));

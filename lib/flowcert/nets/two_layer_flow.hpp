@@ -114,6 +114,9 @@ struct FlowStats {
     std::size_t frozen_neurons = 0;   // at the end
     std::size_t transversal_crossings = 0;
     double h_smallest = 0, h_largest = 0;
+    // Wall-clock seconds (diagnostics only, never used in a decision): whole run, and the
+    // hull-neuron sub-step phase (the part that runs one neuron per task on the threads).
+    double wall_total = 0, wall_hull_phase = 0;
     std::size_t validation_iterations = 0;  // Taylor-model remainder passes, summed over accepted steps
     std::string last_rejection;             // reason of the last rejected step attempt
 };
