@@ -628,3 +628,69 @@ TEST_CASE("a transversal crossing is stepped through with a much narrower enclos
     // neuron (a constant over the whole step), not from its own sub-steps.
     CHECK(wc < 0.6 * wh);
 }
+
+TEST_CASE("rigorous GD with the logistic loss in double intervals encloses the 256-bit GD iterates", "[gd][logistic]") {
+    TwoLayerSpec s = figure2_spec();
+    s.loss = LossKind::logistic;
+    s.y = {"1", "-1", "1"};
+    const TwoLayerModel<IntervalD> md(s);
+    const TwoLayerModel<IntervalMp> mm(s, 256);
+    InitSpec is;
+    is.m = 40;
+    is.seed = 7;
+    is.lambda = "0.5";
+    const auto id = initialize<IntervalD>(is, md.d());
+    const auto im = initialize<IntervalMp>(is, mm.d(), 256);
+    GdOptions g;
+    g.iterations = 400;
+    const auto rd = gd_iterate(md, id.theta, IntervalD::from_decimal("0.05"), g);
+    const auto rm = gd_iterate(mm, im.theta, IntervalMp::from_decimal("0.05", Precision(256)), g);
+    REQUIRE(rd.status == GdStatus::completed);
+    REQUIRE(rm.status == GdStatus::completed);
+    // the iterates move (the loss is not the half square: a wrong l' would move them elsewhere)
+    double moved = 0;
+    for (std::size_t j = 0; j < is.m; ++j) moved = std::max(moved, std::fabs(mid(rd.theta.a[j]) - mid(id.theta.a[j])));
+    CHECK(moved > 1e-2);
+    for (std::size_t j = 0; j < is.m; ++j) {
+        CHECK(width(rm.theta.a[j]) < 1e-30);  // the reference is sharp
+        CHECK(lower(rd.theta.a[j]) <= lower(rm.theta.a[j]));
+        CHECK(upper(rm.theta.a[j]) <= upper(rd.theta.a[j]));
+        for (std::size_t i = 0; i < md.d(); ++i) {
+            CHECK(lower(rd.theta.W(j, i)) <= lower(rm.theta.W(j, i)));
+            CHECK(upper(rm.theta.W(j, i)) <= upper(rd.theta.W(j, i)));
+        }
+        CHECK(width(rd.theta.a[j]) < 1e-9);  // and the double enclosure is tight
+    }
+    // the risk decreased (as GD on a smooth-enough loss with a small step should)
+    CHECK(certainly_less(risk(mm, rm.theta), risk(mm, im.theta)));
+    // independent one-step reference at 256 bits from loss_derivatives (two_layer.hpp):
+    // D_j = -c sum_k 1[z_jk > 0] l'_k x_k, w+ = w + step a D, a+ = a + step <w, D>
+    GdOptions g1;
+    g1.iterations = 1;
+    const auto r1 = gd_iterate(md, id.theta, IntervalD::from_decimal("0.05"), g1);
+    const auto lp = loss_derivatives(mm, im.theta);
+    const auto z = preactivations(mm, im.theta);
+    const IntervalMp st = IntervalMp::from_decimal("0.05", Precision(256));
+    std::size_t checked = 0;
+    for (std::size_t j = 0; j < is.m; ++j) {
+        bool decided = true;
+        for (std::size_t k = 0; k < 3; ++k) decided = decided && certainly_nonzero(z[j * 3 + k]);
+        if (!decided) continue;
+        std::vector<IntervalMp> D(mm.d(), mm.zero());
+        for (std::size_t k = 0; k < 3; ++k)
+            if (certainly_positive(z[j * 3 + k]))
+                for (std::size_t i = 0; i < mm.d(); ++i) D[i] -= mm.risk_weight() * lp[k] * mm.x(k, i);
+        IntervalMp wd = mm.zero();
+        for (std::size_t i = 0; i < mm.d(); ++i) wd += im.theta.W(j, i) * D[i];
+        const IntervalMp a1 = im.theta.a[j] + st * wd;
+        CHECK(lower(r1.theta.a[j]) <= lower(a1));
+        CHECK(upper(a1) <= upper(r1.theta.a[j]));
+        for (std::size_t i = 0; i < mm.d(); ++i) {
+            const IntervalMp w1 = im.theta.W(j, i) + st * im.theta.a[j] * D[i];
+            CHECK(lower(r1.theta.W(j, i)) <= lower(w1));
+            CHECK(upper(w1) <= upper(r1.theta.W(j, i)));
+        }
+        ++checked;
+    }
+    CHECK(checked >= 20);
+}

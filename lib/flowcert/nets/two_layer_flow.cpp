@@ -1388,7 +1388,7 @@ GdResult<I2> gd_iterate(const TwoLayerModel<I2>& model, const TwoLayerParams<I2>
     std::vector<std::size_t> undecided(C, 0);
     const I2 step2 = sqr(step);
     for (std::size_t it = 0; it < opt.iterations; ++it) {
-        // residuals l'_k = h(x_k) - y_k, summed in fixed blocks
+        // outputs h(x_k), summed in fixed blocks, then loss derivatives l'_k
         parallel_for(C, opt.threads, [&](std::size_t ch) {
             for (std::size_t k = 0; k < n; ++k) partial[ch * n + k] = zero;
             const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
@@ -1403,7 +1403,8 @@ GdResult<I2> gd_iterate(const TwoLayerModel<I2>& model, const TwoLayerParams<I2>
         for (std::size_t k = 0; k < n; ++k) {
             I2 acc = zero;
             for (std::size_t ch = 0; ch < C; ++ch) acc += partial[ch * n + k];
-            g[k] = acc - model.y(k);
+            // l'_k: h - y (half square) or -y / (1 + e^{h y}) (logistic) [BF2025, Sec. 2]
+            g[k] = model.loss() == LossKind::half_square ? acc - model.y(k) : model.loss_derivative(acc, model.y(k));
         }
         parallel_for(C, opt.threads, [&](std::size_t ch) {
             const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);

@@ -187,6 +187,8 @@ struct GdResult {
 };
 
 // Iterates the GD map; `step` > 0 (an enclosure of the learning rate in the paper's convention).
+// Both losses of the model: D = -c sum_k eta_k l'_k x_k with l'_k = h(x_k) - y_k (half square) or
+// -y_k / (1 + exp(h(x_k) y_k)) (logistic).
 template <Interval I>
 GdResult<I> gd_iterate(const TwoLayerModel<I>& model, const TwoLayerParams<I>& theta0, const I& step,
                        const GdOptions& options);
