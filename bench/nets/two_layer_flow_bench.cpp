@@ -20,6 +20,53 @@ TwoLayerSpec figure2() {
     s.bias = true;
     return s;
 }
+// Plain-double GD of the same shape (same data, init midpoints, step, chunked residual sums),
+// NOT rigorous: the baseline the interval GD is measured against in the same process.
+double plain_gd_seconds(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& th0, std::size_t iters,
+                        double& checksum) {
+    const std::size_t m = th0.m, d = model.d(), n = model.n();
+    std::vector<double> a(m), w(m * d), x(n * d), y(n), z(m * n), g(n);
+    for (std::size_t j = 0; j < m; ++j) {
+        a[j] = mid(th0.a[j]);
+        for (std::size_t i = 0; i < d; ++i) w[j * d + i] = mid(th0.W(j, i));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        y[k] = mid(model.y(k));
+        for (std::size_t i = 0; i < d; ++i) x[k * d + i] = mid(model.x(k, i));
+    }
+    const double c = mid(model.risk_weight()), step = 2e-3;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<double> D(d);
+    for (std::size_t it = 0; it < iters; ++it) {
+        for (std::size_t k = 0; k < n; ++k) g[k] = 0;
+        for (std::size_t j = 0; j < m; ++j)
+            for (std::size_t k = 0; k < n; ++k) {
+                double s = 0;
+                for (std::size_t i = 0; i < d; ++i) s += w[j * d + i] * x[k * d + i];
+                z[j * n + k] = s;
+                g[k] += a[j] * (s > 0 ? s : 0.0);
+            }
+        for (std::size_t k = 0; k < n; ++k) g[k] -= y[k];
+        for (std::size_t j = 0; j < m; ++j) {
+            for (std::size_t i = 0; i < d; ++i) D[i] = 0;
+            for (std::size_t k = 0; k < n; ++k)
+                if (z[j * n + k] > 0)
+                    for (std::size_t i = 0; i < d; ++i) D[i] += g[k] * x[k * d + i];
+            double wd = 0;
+            for (std::size_t i = 0; i < d; ++i) {
+                D[i] *= -c;
+                wd += w[j * d + i] * D[i];
+            }
+            const double aj = a[j];
+            for (std::size_t i = 0; i < d; ++i) w[j * d + i] += step * aj * D[i];
+            a[j] += step * wd;
+        }
+    }
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    checksum = 0;
+    for (double v : a) checksum += v;
+    return sec;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,9 +112,14 @@ int main(int argc, char** argv) {
         g.threads = threads;
         const auto r = gd_iterate(model, init.theta, IntervalD::from_decimal("2e-3"), g);
         const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("gd m=%zu threads=%d iterations=%zu status=%s wall=%.3fs neuron_steps_per_s=%.3g hull_pairs=%zu\n", m,
-                    threads, r.iterations_done, to_string(r.status).c_str(), sec,
-                    static_cast<double>(m) * static_cast<double>(r.iterations_done) / sec, r.undecided_pair_steps);
+        double checksum = 0;
+        const double base = plain_gd_seconds(model, init.theta, g.iterations, checksum);
+        const double rate = static_cast<double>(m) * static_cast<double>(r.iterations_done) / sec;
+        const double base_rate = static_cast<double>(m) * static_cast<double>(g.iterations) / base;
+        std::printf("gd m=%zu threads=%d iterations=%zu status=%s wall=%.3fs neuron_steps_per_s=%.3g hull_pairs=%zu "
+                    "plain_double_1thread=%.3g/s (%.3fs, checksum %.6g) interval/plain=%.3g\n",
+                    m, threads, r.iterations_done, to_string(r.status).c_str(), sec, rate, r.undecided_pair_steps,
+                    base_rate, base, checksum, rate / base_rate);
     }
     return 0;
 }

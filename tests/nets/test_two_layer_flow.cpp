@@ -694,3 +694,28 @@ TEST_CASE("rigorous GD with the logistic loss in double intervals encloses the 2
     }
     CHECK(checked >= 20);
 }
+
+TEST_CASE("GD results are identical for one, two and three threads", "[gd][threads]") {
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    InitSpec is;
+    is.m = 300;
+    is.seed = 2;
+    is.lambda = "0.5";
+    const auto init = initialize<IntervalD>(is, model.d());
+    GdOptions g;
+    g.iterations = 200;
+    g.track_drift = true;
+    const auto r1 = gd_iterate(model, init.theta, IntervalD::from_decimal("0.01"), g);
+    for (int T : {2, 3}) {
+        g.threads = T;
+        const auto r2 = gd_iterate(model, init.theta, IntervalD::from_decimal("0.01"), g);
+        REQUIRE(r2.status == GdStatus::completed);
+        CHECK(r2.undecided_pair_steps == r1.undecided_pair_steps);
+        for (std::size_t j = 0; j < is.m; ++j) {
+            CHECK(same_bits(r1.theta.a[j], r2.theta.a[j]));
+            CHECK(same_bits(r1.theta.W(j, 0), r2.theta.W(j, 0)));
+            CHECK(same_bits(r1.theta.W(j, 1), r2.theta.W(j, 1)));
+            CHECK(same_bits(r1.drift_sum[j], r2.drift_sum[j]));
+        }
+    }
+}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -1387,72 +1388,132 @@ GdResult<I2> gd_iterate(const TwoLayerModel<I2>& model, const TwoLayerParams<I2>
     std::vector<I2> z(m * n, zero), partial(C * n, zero), g(n, zero);
     std::vector<std::size_t> undecided(C, 0);
     const I2 step2 = sqr(step);
-    for (std::size_t it = 0; it < opt.iterations; ++it) {
-        // outputs h(x_k), summed in fixed blocks, then loss derivatives l'_k
-        parallel_for(C, opt.threads, [&](std::size_t ch) {
-            for (std::size_t k = 0; k < n; ++k) partial[ch * n + k] = zero;
-            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
-            for (std::size_t j = j0; j < j1; ++j)
-                for (std::size_t k = 0; k < n; ++k) {
-                    I2 s = th.W(j, 0) * model.x(k, 0);
-                    for (std::size_t i = 1; i < d; ++i) s += th.W(j, i) * model.x(k, i);
-                    z[j * n + k] = s;
-                    partial[ch * n + k] += th.a[j] * model.sigma(s);
-                }
-        });
+    // Phase 1 (per chunk): z_jk and the chunk's partial outputs, accumulated locally (the partials
+    // of adjacent chunks share cache lines).
+    auto phase1 = [&](std::size_t ch) {
+        std::vector<I2> acc(n, zero);
+        const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+        for (std::size_t j = j0; j < j1; ++j)
+            for (std::size_t k = 0; k < n; ++k) {
+                I2 s = th.W(j, 0) * model.x(k, 0);
+                for (std::size_t i = 1; i < d; ++i) s += th.W(j, i) * model.x(k, i);
+                z[j * n + k] = s;
+                acc[k] += th.a[j] * model.sigma(s);
+            }
+        for (std::size_t k = 0; k < n; ++k) partial[ch * n + k] = acc[k];
+    };
+    // outputs h(x_k), summed in chunk order, then loss derivatives l'_k
+    auto loss_derivs = [&] {
         for (std::size_t k = 0; k < n; ++k) {
             I2 acc = zero;
             for (std::size_t ch = 0; ch < C; ++ch) acc += partial[ch * n + k];
             // l'_k: h - y (half square) or -y / (1 + e^{h y}) (logistic) [BF2025, Sec. 2]
             g[k] = model.loss() == LossKind::half_square ? acc - model.y(k) : model.loss_derivative(acc, model.y(k));
         }
-        parallel_for(C, opt.threads, [&](std::size_t ch) {
-            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
-            std::vector<I2> D(d, zero);
-            for (std::size_t j = j0; j < j1; ++j) {
-                for (std::size_t i = 0; i < d; ++i) D[i] = zero;
-                for (std::size_t k = 0; k < n; ++k) {
-                    const I2& s = z[j * n + k];
-                    I2 eg = g[k];
-                    if (certainly_negative(s)) {
-                        eg = model.gamma() * g[k];
-                    } else if (!certainly_positive(s)) {
-                        eg = eta_hull * g[k];  // Clarke hull: sigma'(0) anywhere in [gamma, 1]
-                        ++undecided[ch];
-                    }
-                    for (std::size_t i = 0; i < d; ++i) D[i] += eg * model.x(k, i);
+    };
+    // Phase 2 (per chunk): D_j and the update of every neuron of the chunk.
+    auto phase2 = [&](std::size_t ch) {
+        const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+        std::vector<I2> D(d, zero);
+        std::size_t und = 0;
+        for (std::size_t j = j0; j < j1; ++j) {
+            for (std::size_t i = 0; i < d; ++i) D[i] = zero;
+            for (std::size_t k = 0; k < n; ++k) {
+                const I2& s = z[j * n + k];
+                I2 eg = g[k];
+                if (certainly_negative(s)) {
+                    eg = model.gamma() * g[k];
+                } else if (!certainly_positive(s)) {
+                    eg = eta_hull * g[k];  // Clarke hull: sigma'(0) anywhere in [gamma, 1]
+                    ++und;
                 }
-                for (std::size_t i = 0; i < d; ++i) D[i] = -(c * D[i]);
-                const I2 a = th.a[j];
-                I2 wd = th.W(j, 0) * D[0];
-                for (std::size_t i = 1; i < d; ++i) wd += th.W(j, i) * D[i];
-                if (opt.track_drift) {
-                    // exact per-step drift step^2 (<w,D>^2 - a^2 |D|^2)  [BF2025, Lemma 1, GD version]
-                    I2 D2 = sqr(D[0]), w2 = sqr(th.W(j, 0));
-                    for (std::size_t i = 1; i < d; ++i) {
-                        D2 += sqr(D[i]);
-                        w2 += sqr(th.W(j, i));
-                    }
-                    const I2 drift = step2 * (sqr(wd) - sqr(a) * D2);
-                    res.drift_sum[j] += drift;
-                    const double dm = upper(abs(drift));
-                    if (dm > res.drift_step_max[j]) res.drift_step_max[j] = dm;
-                    const double cm = upper(D2 * max(sqr(a), w2));
-                    if (cm > res.drift_constant[j]) res.drift_constant[j] = cm;
-                }
-                for (std::size_t i = 0; i < d; ++i) th.W(j, i) += step * a * D[i];
-                th.a[j] += step * wd;
+                for (std::size_t i = 0; i < d; ++i) D[i] += eg * model.x(k, i);
             }
-        });
-        res.iterations_done = it + 1;
-        bool finite = true;
-        for (std::size_t k = 0; k < n; ++k)
-            if (!is_bounded(g[k])) finite = false;
-        if (!finite) {
-            res.status = GdStatus::diverged;
-            res.reason = "residual enclosure unbounded at iteration " + std::to_string(it);
-            break;
+            for (std::size_t i = 0; i < d; ++i) D[i] = -(c * D[i]);
+            const I2 a = th.a[j];
+            I2 wd = th.W(j, 0) * D[0];
+            for (std::size_t i = 1; i < d; ++i) wd += th.W(j, i) * D[i];
+            if (opt.track_drift) {
+                // exact per-step drift step^2 (<w,D>^2 - a^2 |D|^2)  [BF2025, Lemma 1, GD version]
+                I2 D2 = sqr(D[0]), w2 = sqr(th.W(j, 0));
+                for (std::size_t i = 1; i < d; ++i) {
+                    D2 += sqr(D[i]);
+                    w2 += sqr(th.W(j, i));
+                }
+                const I2 drift = step2 * (sqr(wd) - sqr(a) * D2);
+                res.drift_sum[j] += drift;
+                const double dm = upper(abs(drift));
+                if (dm > res.drift_step_max[j]) res.drift_step_max[j] = dm;
+                const double cm = upper(D2 * max(sqr(a), w2));
+                if (cm > res.drift_constant[j]) res.drift_constant[j] = cm;
+            }
+            for (std::size_t i = 0; i < d; ++i) th.W(j, i) += step * a * D[i];
+            th.a[j] += step * wd;
         }
+        undecided[ch] += und;
+    };
+    // after an iteration: true if the run must stop (unbounded residual enclosure)
+    auto check = [&](std::size_t it) {
+        res.iterations_done = it + 1;
+        for (std::size_t k = 0; k < n; ++k)
+            if (!is_bounded(g[k])) {
+                res.status = GdStatus::diverged;
+                res.reason = "residual enclosure unbounded at iteration " + std::to_string(it);
+                return true;
+            }
+        return false;
+    };
+    const int T = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, opt.threads)), C));
+    if (T <= 1) {
+        for (std::size_t it = 0; it < opt.iterations; ++it) {
+            for (std::size_t ch = 0; ch < C; ++ch) phase1(ch);
+            loss_derivs();
+            for (std::size_t ch = 0; ch < C; ++ch) phase2(ch);
+            if (check(it)) break;
+        }
+    } else {
+        // Persistent threads (one spawn per run, not per phase), chunks assigned statically
+        // (ch = tid mod T); every chunk writes only its own outputs and sums run in chunk order,
+        // so the result is the same for every thread count. Barriers separate the phases.
+        std::barrier<> bar(T);
+        bool stop = false;  // written by thread 0 between barriers, read after them
+        std::exception_ptr error;
+        std::mutex error_mutex;
+        auto guarded = [&](auto&& f) {
+            try {
+                f();
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!error) error = std::current_exception();
+            }
+        };
+        auto worker = [&](int tid) {
+            for (std::size_t it = 0; it < opt.iterations; ++it) {
+                guarded([&] {
+                    for (std::size_t ch = static_cast<std::size_t>(tid); ch < C; ch += static_cast<std::size_t>(T))
+                        phase1(ch);
+                });
+                bar.arrive_and_wait();
+                if (tid == 0) guarded(loss_derivs);
+                bar.arrive_and_wait();
+                guarded([&] {
+                    for (std::size_t ch = static_cast<std::size_t>(tid); ch < C; ch += static_cast<std::size_t>(T))
+                        phase2(ch);
+                });
+                bar.arrive_and_wait();
+                if (tid == 0) {
+                    std::lock_guard<std::mutex> lock(error_mutex);
+                    stop = error != nullptr || check(it);
+                }
+                bar.arrive_and_wait();
+                if (stop) break;
+            }
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < T; ++t) pool.emplace_back(worker, t);
+        worker(0);
+        for (auto& thd : pool) thd.join();
+        if (error) std::rethrow_exception(error);
     }
     for (auto u : undecided) res.undecided_pair_steps += u;
     if (res.status == GdStatus::not_run) res.status = GdStatus::completed;
