@@ -25,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "kh_case_inputs.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -37,6 +38,9 @@ using khtools::norm2_sq;
 
 namespace {
 
+using khcase::to_ints;
+using khcase::parse_loss;
+
 std::string fmt(double x, int p = 6) {
     std::ostringstream os;
     os.precision(p);
@@ -44,18 +48,7 @@ std::string fmt(double x, int p = 6) {
     return os.str();
 }
 
-std::vector<int> to_ints(const std::vector<std::string>& v) {
-    std::vector<int> out;
-    for (const auto& s : v) out.push_back(std::stoi(s));
-    return out;
-}
 
-SquareLossNormalization parse_loss(const std::string& s) {
-    SquareLossNormalization n;
-    n.half = s == "half" || s == "half_mean";
-    n.mean = s == "mean" || s == "half_mean";
-    return n;
-}
 
 // Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper]:
 //   w' = -grad L = sum_i g_i grad_w H(x_i; w),  g_i = y_i / (1 + exp(y_i H_i)),  ytilde = -l'(0, y) = y/2,

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "kh_case_inputs.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -29,6 +30,9 @@ using namespace flowcert::nets;
 
 namespace {
 
+using khcase::to_ints;
+using khcase::parse_loss;
+
 HomActivation parse_activation(const std::string& name, long long power) {
     if (name == "square") return HomActivation::square();
     if (name == "linear") return HomActivation::linear();
@@ -36,18 +40,7 @@ HomActivation parse_activation(const std::string& name, long long power) {
     return HomActivation::relu_power(static_cast<int>(power));
 }
 
-std::vector<int> to_ints(const std::vector<std::string>& v) {
-    std::vector<int> out;
-    for (const auto& s : v) out.push_back(std::stoi(s));
-    return out;
-}
 
-SquareLossNormalization parse_loss(const std::string& s) {
-    SquareLossNormalization n;
-    n.half = s == "half" || s == "half_mean";
-    n.mean = s == "mean" || s == "half_mean";
-    return n;
-}
 
 HomogeneousArchitecture parse_architecture(const cert::Case& in, int d) {
     const std::string model = in.string("model");

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "kh_case_inputs.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -34,6 +35,8 @@ using khtools::norm2_sq;
 
 namespace {
 
+using khcase::parse_loss;
+
 std::string fmt(double x, int p = 6) {
     std::ostringstream os;
     os.precision(p);
@@ -41,12 +44,6 @@ std::string fmt(double x, int p = 6) {
     return os.str();
 }
 
-SquareLossNormalization parse_loss(const std::string& s) {
-    SquareLossNormalization n;
-    n.half = s == "half" || s == "half_mean";
-    n.mean = s == "mean" || s == "half_mean";
-    return n;
-}
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;

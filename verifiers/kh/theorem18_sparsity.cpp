@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "theorem18_sparsity.hpp"
+#include "kh_case_inputs.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -42,6 +43,9 @@ using namespace flowcert::nets;
 using I = IntervalD;
 
 namespace {
+
+using khcase::to_ints;
+using khcase::parse_loss;
 
 std::string fmt(double x, int digits = 6) {
     char b[64];
@@ -55,17 +59,6 @@ HomActivation parse_activation(const std::string& name, long long power) {
     if (name == "square") return HomActivation::square();
     if (name == "linear") return HomActivation::linear();
     return HomActivation::relu_power(static_cast<int>(power));
-}
-std::vector<int> to_ints(const std::vector<std::string>& v) {
-    std::vector<int> out;
-    for (const auto& s : v) out.push_back(std::stoi(s));
-    return out;
-}
-SquareLossNormalization parse_loss(const std::string& s) {
-    SquareLossNormalization n;
-    n.half = s == "half" || s == "half_mean";
-    n.mean = s == "mean" || s == "half_mean";
-    return n;
 }
 
 I norm_of(const std::vector<I>& x, const std::vector<int>& idx) {

@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "kh_case_inputs.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -37,6 +38,8 @@ using namespace flowcert::nets;
 
 namespace {
 
+using khcase::parse_loss;
+
 std::string fmt(double x, int digits = 6) {
     std::ostringstream os;
     os.precision(digits);
@@ -44,12 +47,6 @@ std::string fmt(double x, int digits = 6) {
     return os.str();
 }
 
-SquareLossNormalization parse_loss(const std::string& s) {
-    SquareLossNormalization n;
-    n.half = s == "half" || s == "half_mean";
-    n.mean = s == "mean" || s == "half_mean";
-    return n;
-}
 
 // NON-RIGOROUS: the direction of the NCF flow u' = grad N(u) from u0 for large t, by the Euler map
 // u <- (u + h grad N(u)) / |.| with h = 1/(2 ||Hess N||_inf). For L = 2, grad N(u) = A u, and the Euler map
