@@ -3,6 +3,8 @@
 // pipeline (case schema, checks, tables, plots, verdicts) without any paper mathematics.
 #include <flowcert/cert.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <string>
 
@@ -48,23 +50,38 @@ void run(cert::Context& ctx) {
     t.add_row({"sqrt(c)", to_string(r, 25), sci(width(r))});
     t.add_row({"exp(c)", to_string(e, 25), sci(width(e))});
 
+    // The precision sweep through cert::Context::sweep (points can be split and merged, issue 7):
+    // point k gives sqrt(t_k c) at t_k = k / steps and, for k > 0, the width of sqrt(c) at 8k bits.
     cert::TubePlot tube{.title = "sqrt(t c) for t in [0, 1]", .x_label = "t", .y_label = "sqrt(t c)"};
     cert::SweepPlot sweep{.title = "width of sqrt(c) versus precision", .x_label = "bits", .y_label = "width"};
     const int steps = 20;
-    ctx.progress.begin("precision sweep", steps);
-    for (int k = 0; k <= steps; ++k) {
+    const auto records = ctx.sweep(steps + 1, [&](std::size_t i) {
+        const int k = static_cast<int>(i);
         const IntervalMp tk = IntervalMp::from_integer(k, ctx.precision()) / steps;
-        tube.add_point("sqrt(t c)", static_cast<double>(k) / steps, sqrt(tk * c));
+        const IntervalMp y = sqrt(tk * c);
+        nlohmann::json rec = {{"tube", {cert::exact_string(lower(y)), cert::exact_string(upper(y))}}};
         if (k > 0) {
             const long bits = 8L * k;
             const IntervalMp rk = sqrt(in.interval_mp("c", flowcert::Precision(bits)));
             // the width itself as a (display) error bar
-            sweep.add_point("width", static_cast<double>(bits),
-                            IntervalMp::bounds(width(rk), width(rk), flowcert::Precision(53)));
-            ctx.progress.advance();
+            const IntervalMp w = IntervalMp::bounds(width(rk), width(rk), flowcert::Precision(53));
+            rec["width"] = {cert::exact_string(lower(w)), cert::exact_string(upper(w))};
+        }
+        return rec;
+    });
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        const auto& r = records[k];
+        cert::Band& b = tube.band("sqrt(t c)");
+        b.x.push_back(static_cast<double>(k) / steps);
+        b.lo.push_back(cert::parse_exact_double(r.at("tube").at(0)));
+        b.hi.push_back(cert::parse_exact_double(r.at("tube").at(1)));
+        if (r.contains("width")) {
+            cert::Band& s = sweep.series_named("width");
+            s.x.push_back(static_cast<double>(8L * static_cast<long>(k)));
+            s.lo.push_back(cert::parse_exact_double(r.at("width").at(0)));
+            s.hi.push_back(cert::parse_exact_double(r.at("width").at(1)));
         }
     }
-    ctx.progress.finish();
     ctx.report.add_plot(tube);
     ctx.report.add_plot(sweep);
     ctx.report.note("demonstration verifier: no paper is involved");
@@ -91,6 +108,7 @@ int main(int argc, char** argv) {
         .default_precision_bits = 128,
         .validate = {},
         .run = run,
+        .sweep = "precision",
     };
     return cert::verifier_main(argc, argv, spec);
 }

@@ -20,6 +20,20 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         ->check(CLI::Range(2L, 100000L));
     app.add_flag("--json", json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", quiet, "no progress lines on stderr");
+    bool sweep_count = false;
+    std::string sweep_points, sweep_out;
+    std::vector<std::string> sweep_merge;
+    auto* o_count = app.add_flag("--sweep-count", sweep_count, "print the number of sweep points of the case and exit");
+    auto* o_points = app.add_option("--sweep-points", sweep_points,
+                                    "compute only these sweep points (\"0,3,5-9\"), write them to --sweep-out; no report");
+    auto* o_out = app.add_option("--sweep-out", sweep_out, "the sweep part file written by --sweep-points");
+    auto* o_merge = app.add_option("--sweep-merge", sweep_merge,
+                                   "read the sweep points from these parts instead of computing them; exit 4 if one is "
+                                   "missing, duplicated or from another case/build");
+    o_points->needs(o_out);
+    o_out->needs(o_points);
+    o_count->excludes(o_points)->excludes(o_merge);
+    o_merge->excludes(o_points);
     std::string keys = "Case file keys (besides verifier, expect, labels, description, precision):\n";
     std::function<void(const CaseSchema&, const std::string&)> list = [&](const CaseSchema& schema, const std::string& indent) {
         for (const auto& k : schema) {
@@ -45,8 +59,40 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         return rc == 0 ? 0 : exit_code::bad_input;
     }
 
+    // A merged run records the command line of the direct run it stands for (without the parts).
     std::string command_line;
-    for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--sweep-merge") {
+            while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) ++i;
+            continue;
+        }
+        if (a.rfind("--sweep-merge=", 0) == 0) continue;
+        command_line += (command_line.empty() ? "" : " ") + a;
+    }
+    using SweepMode = detail::SweepDriver::Mode;
+    detail::SweepDriver driver;
+    driver.mode = sweep_count ? SweepMode::count
+                  : !sweep_points.empty() ? SweepMode::points
+                  : !sweep_merge.empty() ? SweepMode::merge
+                                         : SweepMode::direct;
+    if (spec.sweep.empty() && driver.mode == SweepMode::count) {
+        std::cout << 0 << "\n";  // no sweep: the case is one unit
+        return 0;
+    }
+    if (spec.sweep.empty() && driver.mode != SweepMode::direct) {
+        std::cerr << spec.name << ": this verifier has no sweep (--sweep-points / --sweep-merge)\n";
+        return exit_code::bad_input;
+    }
+    if (driver.mode == SweepMode::points) {
+        try {
+            driver.points = parse_point_list(sweep_points);
+        } catch (const std::exception& e) {
+            std::cerr << spec.name << ": --sweep-points: " << e.what() << "\n";
+            return exit_code::bad_input;
+        }
+        driver.out = sweep_out;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const std::string started = utc_now_iso8601();
 
@@ -90,18 +136,60 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     report.provenance.self_test_passed = st.passed;
     report.provenance.self_test = st.summary();
 
+    // Sweep parts: what they must belong to; a merge reads them all before the body runs.
+    driver.identity = SweepIdentity{spec.name, input->sha256(), verifier_build_id(), bits, spec.sweep, 0};
+    if (driver.mode == SweepMode::merge) {
+        try {
+            for (const auto& f : sweep_merge) driver.parts.push_back(read_sweep_part(f));
+        } catch (const SweepMergeError& e) {
+            std::cerr << spec.name << ": incomplete run, no report: " << e.what() << "\n";
+            return exit_code::environment;
+        }
+    }
+
     // 3. the body: every exception becomes ERROR with its message
     Progress progress(quiet ? nullptr : &std::cerr, spec.name);
-    Context ctx{*input, report, progress, bits};
+    Context ctx{*input, report, progress, bits, &driver};
     bool internal_error = false;
     try {
         spec.run(ctx);
+        if (driver.mode == SweepMode::count) {
+            std::cout << 0 << "\n";  // the body ran no sweep for this case: one unit
+            return 0;
+        }
+        if (driver.mode == SweepMode::points) {
+            std::cerr << spec.name << ": --sweep-points: this case runs no sweep (--sweep-count prints 0)\n";
+            return exit_code::bad_input;
+        }
+        if (driver.mode == SweepMode::merge && !driver.called) {
+            std::cerr << spec.name << ": incomplete run, no report: sweep parts given but this case runs no sweep\n";
+            return exit_code::environment;
+        }
         report.mark_completed();
+    } catch (const detail::SweepStop& stop) {
+        if (driver.mode == SweepMode::count) {
+            std::cout << stop.count << "\n";
+        } else {
+            std::cout << spec.name << ": " << driver.written << " of " << stop.count << " sweep points -> " << sweep_out
+                      << "\n";
+        }
+        return 0;
+    } catch (const SweepMergeError& e) {
+        std::cerr << spec.name << ": incomplete run, no report: " << e.what() << "\n";
+        return exit_code::environment;
     } catch (const CaseError& e) {
         // bad input found by the body (Case::fail): exit 3 and no report, as for validation
         std::cerr << spec.name << ": bad case file: " << e.what() << "\n";
         return exit_code::bad_input;
     } catch (const std::exception& e) {
+        if (driver.mode == SweepMode::count) {  // the case is then run as one unit, which reports the error
+            std::cout << 0 << "\n";
+            return 0;
+        }
+        if (driver.mode == SweepMode::points) {
+            std::cerr << spec.name << ": --sweep-points: " << e.what() << "\n";
+            return dynamic_cast<const detail::SweepUsageError*>(&e) ? exit_code::bad_input : exit_code::internal;
+        }
         report.set_error(e.what());
         internal_error = true;
     } catch (...) {

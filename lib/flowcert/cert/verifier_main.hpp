@@ -1,6 +1,7 @@
 // flowcert/cert/verifier_main.hpp -- the shared command line of every verifier.
 //
 //   VERIFIER --case FILE [--out DIR] [--precision BITS] [--json] [--quiet]
+//            [--sweep-count | --sweep-points LIST --sweep-out FILE | --sweep-merge PART...]
 //
 // 1. runs flowcert::run_rounding_self_test(); exit 4 if it fails;
 // 2. loads the case and validates it against spec.schema (+ spec.validate); exit 3 and no
@@ -8,6 +9,9 @@
 // 3. runs spec.run with a Context; any exception -> verdict ERROR with its message (exit 5);
 // 4. writes DIR/<case stem>.{json,html,md} (DIR defaults to "."), prints a one-line summary
 //    (or the JSON with --json) on stdout, and returns the verdict's exit code.
+// The --sweep-* options (verifiers with a spec.sweep only) split a sweep into parts and merge them
+// (sweep.hpp); a merged run writes the report of the direct run and records the direct run's
+// command line (without --sweep-merge and its parts).
 #pragma once
 
 #if !defined(FLOWCERT_CERT_INTERNAL)
@@ -20,6 +24,7 @@
 #include "case.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "sweep.hpp"
 
 namespace flowcert::cert {
 
@@ -29,6 +34,14 @@ struct Context {
     Progress& progress;     // for runs longer than a few seconds
     long precision_bits;    // --precision, else the case's `precision`, else spec.default_precision_bits
     Precision precision() const { return Precision(precision_bits); }
+    detail::SweepDriver* sweep_driver = nullptr;  // set by verifier_main (null: a direct run)
+
+    // Runs the sweep declared by spec.sweep: the records of points 0..count-1 in index order,
+    // each the JSON text fn(i) returned, parsed back (sweep.hpp). In a direct run fn is called for
+    // every point (opt.threads at a time); with --sweep-merge the records come from the parts;
+    // with --sweep-count / --sweep-points the body ends inside this call. If fn(i) threw for some
+    // point, throws std::runtime_error with the message of the lowest such i (after all points).
+    std::vector<nlohmann::json> sweep(std::size_t count, const SweepPointFn& fn, const SweepOptions& opt = {});
 };
 
 struct VerifierSpec {
@@ -39,6 +52,7 @@ struct VerifierSpec {
     long default_precision_bits = 128;
     std::function<void(const Case&)> validate;  // optional cross-key checks; throw via Case::fail
     std::function<void(Context&)> run;          // the verifier body
+    std::string sweep;  // the name of the sweep the body runs through Context::sweep ("lambda"); empty: none
 };
 
 int verifier_main(int argc, char** argv, const VerifierSpec& spec);
