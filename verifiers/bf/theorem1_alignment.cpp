@@ -14,6 +14,8 @@
 #include <flowcert/nets/alignment.hpp>
 #include <flowcert/nets/two_layer_flow.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -88,12 +90,14 @@ void run(cert::Context& ctx) {
     plot.y_label = "max_j gap";
     std::vector<double> lam_d;
     std::vector<IntervalD> gaps;
-    bool eq4 = true;
-    for (const auto& ls_str : lambdas) {
-        is.lambda = ls_str;
-        const auto init = nets::initialize<IntervalD>(is, model.d());
-        eq4 = eq4 && init.eq4_holds;
-        const IntervalD lam = IntervalD::from_decimal(ls_str);
+    // The lambda sweep through cert::Context::sweep (points can be split over processes and merged,
+    // issue 7): point i integrates the flow for lambdas[i] and records what the report needs
+    // (intervals exact); the checks, table and plot are assembled below in lambda order.
+    const auto records = ctx.sweep(lambdas.size(), [&](std::size_t i) {
+        nets::InitSpec isi = is;
+        isi.lambda = lambdas[i];
+        const auto init = nets::initialize<IntervalD>(isi, model.d());
+        const IntervalD lam = IntervalD::from_decimal(lambdas[i]);
         const IntervalD tau_i = -eps * log(lam) / Dmax;
         nets::FlowOptions o;
         o.t_end = tau_i.lower();  // certified up to this double <= tau (reported)
@@ -108,15 +112,10 @@ void run(cert::Context& ctx) {
                 first = false;
             }
         });
-        ctx.report.check_true("tube reaches tau, lambda = " + ls_str, "[BF2025, eq. (6)]", res.completed(),
-                              res.completed() ? "certified on [0, " + fmt(o.t_end) + "], tau in " + to_string(tau_i, 8)
-                                              : nets::to_string(res.status) + ": " + res.reason);
-        if (!res.completed()) continue;
-        const IntervalD lo_b = exp(IntervalD(2) * eps * log(lam)), hi_b = exp(-(IntervalD(2) * eps * log(lam)));
-        const bool i_ok = certainly_less_equal(lo_b, ratio) && certainly_less_equal(ratio, hi_b);
-        ctx.report.check_true("(i) |a^t|/|a^0| bounds, lambda = " + ls_str, "[BF2025, Thm 1 (i)]", i_ok,
-                              "hull over steps and neurons of |a^t|/|a^0| = " + to_string(ratio, 8) + " vs [" +
-                                  to_string(lo_b, 6) + ", " + to_string(hi_b, 6) + "]");
+        nlohmann::json rec = {{"eq4", init.eq4_holds}, {"completed", res.completed()},
+                              {"status", nets::to_string(res.status) + ": " + res.reason},
+                              {"steps", res.stats.steps}, {"ratio", cert::exact_json(ratio)}};
+        if (!res.completed()) return rec;
         // (ii) gaps of positive neurons with a certain pattern at tau
         IntervalD gmax;
         std::size_t counted = 0;
@@ -147,6 +146,32 @@ void run(cert::Context& ctx) {
             gmax = counted == 0 ? gap : max(gmax, gap);
             ++counted;
         }
+        rec["counted"] = counted;
+        rec["gmax"] = cert::exact_json(gmax);
+        return rec;
+    });
+
+    bool eq4 = true;
+    for (std::size_t li = 0; li < lambdas.size(); ++li) {
+        const std::string& ls_str = lambdas[li];
+        const auto& rec = records[li];
+        eq4 = eq4 && rec.at("eq4").get<bool>();
+        const IntervalD lam = IntervalD::from_decimal(ls_str);
+        const IntervalD tau_i = -eps * log(lam) / Dmax;
+        const double t_end = tau_i.lower();
+        const bool completed = rec.at("completed").get<bool>();
+        ctx.report.check_true("tube reaches tau, lambda = " + ls_str, "[BF2025, eq. (6)]", completed,
+                              completed ? "certified on [0, " + fmt(t_end) + "], tau in " + to_string(tau_i, 8)
+                                        : rec.at("status").get<std::string>());
+        if (!completed) continue;
+        const IntervalD ratio = cert::interval_d_from_json(rec.at("ratio"));
+        const IntervalD lo_b = exp(IntervalD(2) * eps * log(lam)), hi_b = exp(-(IntervalD(2) * eps * log(lam)));
+        const bool i_ok = certainly_less_equal(lo_b, ratio) && certainly_less_equal(ratio, hi_b);
+        ctx.report.check_true("(i) |a^t|/|a^0| bounds, lambda = " + ls_str, "[BF2025, Thm 1 (i)]", i_ok,
+                              "hull over steps and neurons of |a^t|/|a^0| = " + to_string(ratio, 8) + " vs [" +
+                                  to_string(lo_b, 6) + ", " + to_string(hi_b, 6) + "]");
+        const std::size_t counted = rec.at("counted").get<std::size_t>();
+        const IntervalD gmax = cert::interval_d_from_json(rec.at("gmax"));
         const IntervalD bound = c36 * exp(eps * log(lam));
         const bool below = have_ls && upper(lam) < lstar_lo;
         if (counted > 0) {
@@ -157,7 +182,7 @@ void run(cert::Context& ctx) {
                 ctx.report.check_le("(ii) gap <= c_alpha0 lambda^eps, lambda = " + ls_str, "[BF2025, Thm 1 (ii), eq. (36)]",
                                     {"max_j gap", gmax}, {"c36 lambda^eps", bound});
         }
-        tab.add_row({ls_str, to_string(tau_i, 6), std::to_string(res.stats.steps), to_string(ratio, 6),
+        tab.add_row({ls_str, to_string(tau_i, 6), std::to_string(rec.at("steps").get<long long>()), to_string(ratio, 6),
                      counted ? to_string(gmax, 6) : "-", std::to_string(counted), to_string(bound, 6), below ? "yes" : "no"});
     }
     ctx.report.check_true("eq. (4) at initialization", "[BF2025, eq. (4), Lemma 1]", eq4,
@@ -202,6 +227,7 @@ int main(int argc, char** argv) {
             if (c.number_strings("lambdas").size() < 2) c.fail("lambdas", "need at least two values");
         },
         .run = run,
+        .sweep = "lambda",
     };
     return cert::verifier_main(argc, argv, spec);
 }

@@ -5,11 +5,10 @@
 // `threads` std::threads; each result depends only on its (n, d, seed), never on the thread count.
 #include "common.hpp"
 
-#include <atomic>
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <map>
-#include <mutex>
-#include <thread>
 
 namespace {
 
@@ -20,6 +19,50 @@ struct Item {
     long n, d;
     std::uint64_t seed;
 };
+
+// A sweep point's record: what the report uses of a GapOutcome, intervals and doubles exact.
+nlohmann::json to_record(const GapOutcome& o) {
+    return {{"error", o.error},
+            {"init", static_cast<int>(o.pattern.init_active)}, {"init_reason", o.pattern.init_reason},
+            {"tail", static_cast<int>(o.pattern.tail)}, {"tail_reason", o.pattern.tail_reason},
+            {"global_min", static_cast<int>(o.pattern.global_min)}, {"global_min_reason", o.pattern.global_min_reason},
+            {"K", o.pattern.K},
+            {"wstar", static_cast<int>(o.wstar.status)}, {"wstar_reason", o.wstar.reason},
+            {"gap_status", static_cast<int>(o.gap.status)}, {"gap_reason", o.gap.reason},
+            {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
+            {"ratio_n", cert::exact_json(o.gap.ratio_n)},
+            {"eps", cert::exact_json(o.eps)}, {"eta_d", cert::exact_json(o.eta_d)}, {"n_minus", o.n_minus},
+            {"seconds", cert::exact_string(o.seconds)}};
+}
+
+GapOutcome from_record(const nlohmann::json& r) {
+    auto status = [&](const char* key) {
+        const int v = r.at(key).get<int>();
+        if (v < 0 || v > static_cast<int>(rh::Status::refuted)) throw std::invalid_argument("bad status in a sweep record");
+        return static_cast<rh::Status>(v);
+    };
+    GapOutcome o;
+    o.error = r.at("error").get<std::string>();
+    o.pattern.init_active = status("init");
+    o.pattern.init_reason = r.at("init_reason").get<std::string>();
+    o.pattern.tail = status("tail");
+    o.pattern.tail_reason = r.at("tail_reason").get<std::string>();
+    o.pattern.global_min = status("global_min");
+    o.pattern.global_min_reason = r.at("global_min_reason").get<std::string>();
+    o.pattern.K = r.at("K").get<int>();
+    o.wstar.status = status("wstar");
+    o.wstar.reason = r.at("wstar_reason").get<std::string>();
+    o.gap.status = status("gap_status");
+    o.gap.reason = r.at("gap_reason").get<std::string>();
+    o.gap.gap = cert::interval_d_from_json(r.at("gap"));
+    o.gap.ratio_n_minus = cert::interval_d_from_json(r.at("ratio_n_minus"));
+    o.gap.ratio_n = cert::interval_d_from_json(r.at("ratio_n"));
+    o.eps = cert::interval_d_from_json(r.at("eps"));
+    o.eta_d = cert::interval_d_from_json(r.at("eta_d"));
+    o.n_minus = r.at("n_minus").get<int>();
+    o.seconds = cert::parse_exact_double(r.at("seconds").get<std::string>());
+    return o;
+}
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
@@ -62,39 +105,35 @@ void run(cert::Context& ctx) {
     ctx.report.plan("every instance certified");
     ctx.report.plan("band lower end C1 > 0");
 
-    // Order work by decreasing cost for load balance; results are stored by index.
-    std::vector<size_t> order(items.size());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return items[a].n * items[a].n * (items[a].d + 2000) > items[b].n * items[b].n * (items[b].d + 2000);
-    });
-    std::vector<GapOutcome> out(items.size());
-    std::atomic<size_t> next{0};
-    std::mutex progress_mutex;
-    ctx.progress.begin("gap sweep instances", items.size());
+    // The instances through cert::Context::sweep (points can be split over processes and merged,
+    // issue 7): expensive ones first on `threads` threads; each record depends only on its
+    // (n, d, seed), and the report below is assembled from the records in index order.
+    cert::SweepOptions sweep_opt;
+    sweep_opt.threads = std::max(1, threads);
+    sweep_opt.cost = [&](size_t k) {  // non-rigorous cost estimate, order only
+        return static_cast<double>(items[k].n) * static_cast<double>(items[k].n) * static_cast<double>(items[k].d + 2000);
+    };
     const auto t0 = std::chrono::steady_clock::now();
-    auto worker_seeded = [&] {
-        for (;;) {
-            const size_t k = next.fetch_add(1);
-            if (k >= order.size()) return;
-            const Item& it = items[order[k]];
+    const auto records = ctx.sweep(
+        items.size(),
+        [&](size_t k) {
+            const Item& it = items[k];
             rh::InstanceSpec spec = instance_spec(in, it.n, it.d);
             spec.seed = it.seed;
+            GapOutcome o;
             const auto s0 = std::chrono::steady_clock::now();
             try {
-                out[order[k]] = run_gap_instance(spec, opt);
+                o = run_gap_instance(spec, opt);
             } catch (const std::exception& e) {
-                out[order[k]].error = e.what();
+                o.error = e.what();
             }
-            out[order[k]].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-            std::lock_guard<std::mutex> lock(progress_mutex);
-            ctx.progress.advance();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker_seeded);
-    for (auto& th : pool) th.join();
+            o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+            return to_record(o);
+        },
+        sweep_opt);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<GapOutcome> out;
+    for (const auto& r : records) out.push_back(from_record(r));
 
     // Per-instance results (single thread from here on: deterministic report order).
     auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "eps", "K", "gap", "ratio to sqrt(n_-/d)",
@@ -277,6 +316,7 @@ int main(int argc, char** argv) {
                     if (s.find_first_not_of("0123456789") != std::string::npos) c.fail("d_values", "integers expected");
             },
         .run = run,
+        .sweep = "(n, d, seed)",
     };
     return cert::verifier_main(argc, argv, spec);
 }
