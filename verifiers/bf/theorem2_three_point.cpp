@@ -8,16 +8,18 @@
 //       bf/theorem2_hypotheses; route "none" certifies the conclusion for the instance without them;
 //   (b) the certified gradient-flow tube (nets::integrate_gradient_flow) through the alignment and
 //       growth phases up to T [BF2025, Sec. 4.1.1-4.1.2];
-//   (c) a trapping argument from the box at T: every neuron is frozen, all-active with a margin
-//       (set P) or a negative neuron that can only be active on one extreme sample k (set N_k).
-//       With Gamma(t) = int_T^t |g|, g = (1/n) X^T r: P neurons move by at most
-//       |theta_j(T)| (e^Gamma - 1); N_k neurons move along -x_k only and reach the kink
-//       <w_j, x_k> = 0 by T1 = T + tau_pin while r_k < 0 (Lemma 1 keeps |a_j| away from 0); after
-//       T1 the loss is a function of beta = sum_P a_j w_j with the Polyak-Lojasiewicz inequality
-//       |grad L|^2 >= 2 lambda_min(H) A (L - L*), which bounds int |g| by
-//       sqrt(2 (L(T) - L*) / lambda_min(H)) / A_min. A fixed point Gamma* < Gamma of these bounds
-//       keeps the flow in the region forever, the predictions converge to x_k^T beta* and
-//       L(t) >= L* for every t >= 0 (L is non-increasing along the flow).
+//   (c) a trapping argument from the box at T (verifiers/bf/theorem2_trap.hpp): every neuron is
+//       frozen, all-active with a margin (set P), a negative neuron that can only be active on one
+//       extreme sample k (set N_k), or a negative neuron certainly active on x_2 and on one extreme
+//       sample, possibly inactive on the other one i (set S_i). With Gamma(t) = int_T^t |g|,
+//       g = (1/n) X^T r: P and S neurons move by at most |theta_j(T)| (e^Gamma - 1); N_k neurons move
+//       along -x_k only and reach the kink <w_j, x_k> = 0, S_i neurons move towards <w_j, x_i> = 0 from
+//       below and never go back (while r_k < 0 and c_i = r_2 <x_i, x_2> + r_i' <x_i, x_i'> > 0), so after
+//       T1 = T + tau the predictions are X beta with beta = sum_{P, S} a_j w_j; before T1 they differ
+//       by a tiny perturbation p. The Polyak-Lojasiewicz inequality |grad L|^2 >= 2 lambda_min(H) A (L - L*)
+//       (perturbed by q(p) before T1) bounds int |g| by about sqrt(2 (L(T) - L*) / lambda_min(H)) / A_min.
+//       A fixed point Gamma* < Gamma of these bounds keeps the flow in the region forever, the
+//       predictions converge to x_k^T beta* and L(t) >= L* for every t >= 0 (L is non-increasing).
 #include <flowcert/cert.hpp>
 #include <flowcert/nets/alignment.hpp>
 #include <flowcert/nets/two_layer_flow.hpp>
@@ -28,6 +30,7 @@
 #include <limits>
 
 #include "theorem2_data_hypotheses.hpp"
+#include "theorem2_trap.hpp"
 
 namespace cert = flowcert::cert;
 namespace nets = flowcert::nets;
@@ -68,121 +71,8 @@ nets::InitKind init_kind(const cert::Case& in) {
     return nets::InitKind::balanced_gaussian;
 }
 
-// Neuron classes at the end T of the tube (part (c)).
-enum class Cls { frozen, all_active, pinned_candidate, unclassified };
-
-// Everything part (c) needs from the box at T, and the bounds of the proof as functions of the
-// trajectory-length budget Gamma (docs/bf.md, "bf/theorem2_three_point", steps 1-6).
-struct Trap {
-    std::size_t n = 0;
-    std::vector<IntervalD> xnorm;          // |x_k|
-    std::vector<IntervalD> y;
-    IntervalD inv_n;
-    // P neurons
-    std::vector<std::size_t> P;
-    std::vector<IntervalD> s;              // |theta_j(T)| per P neuron
-    IntervalD S2;                          // sum_P |theta_j(T)|^2 (upper bound used)
-    std::vector<IntervalD> hP;             // sum_P a_j <w_j, x_k> at T
-    std::vector<std::vector<IntervalD>> zP;  // z_jk(T) per P neuron
-    std::vector<IntervalD> aP;             // a_j(T) per P neuron
-    // N_k neurons
-    std::vector<std::size_t> Nk_count;     // per sample
-    std::vector<IntervalD> CN;             // per sample: sum_{N_k} |a_j(T)| z_jk(T)^+ (contribution bound)
-    std::vector<IntervalD> zpos;           // per N neuron: z_jk(T)^+
-    std::vector<IntervalD> speed;          // per N neuron: lower bound of |a_j(t)| (Lemma 1)
-    std::vector<std::size_t> Nsample;      // per N neuron: its sample k
-    IntervalD lambda_min;                  // of H = X^T X / n
-    IntervalD E_T;                         // L(theta(T)) - L*
-    std::vector<std::vector<IntervalD>> X;  // n x 2
-
-    // Delta_k(Gamma) = |x_k| S2 (e^{2 Gamma} - 1) / 2 bounds |h_P(x_k)(t) - h_P(x_k)(T)|.
-    IntervalD delta(std::size_t k, const IntervalD& G) const { return xnorm[k] * S2 * expm1(IntervalD(2) * G) / IntervalD(2); }
-    // Enclosure of r_k(t) for t in the region.
-    IntervalD residual(std::size_t k, const IntervalD& G) const {
-        const IntervalD d = delta(k, G);
-        return IntervalD::bounds(lower(hP[k] - d - CN[k] - y[k]), upper(hP[k] + d - y[k]));
-    }
-    IntervalD G0(const IntervalD& G) const {  // sup |g| = |(1/n) X^T r| on [T, T1]
-        IntervalD g2(0);
-        for (std::size_t i = 0; i < 2; ++i) {
-            IntervalD gi(0);
-            for (std::size_t k = 0; k < n; ++k) gi += X[k][i] * residual(k, G);
-            g2 += sqr(inv_n * gi);
-        }
-        return IntervalD::bounds(0.0, upper(sqrt(g2)));
-    }
-    // Lower bound of sum_P a_j(t)^2 for t >= T1 (where it is used). Two bounds, the larger is
-    // taken: (i) |a_j(t)| >= |a_j(T)| - |theta_j(t) - theta_j(T)|; (ii) Lemma 1:
-    // a_j^2 = |w_j|^2 + b_j gives sum_P a_j^2 >= sum_P |a_j| |w_j| + sum_P b_j / 2 >= |beta| + sum_P b_j / 2,
-    // and |beta(t)| >= |beta*| - sqrt(2 E(T) / lambda_min(H)) after T1 (h = X beta on the data there).
-    IntervalD A_bal;  // bound (ii), a point (0 if not positive)
-    IntervalD A_min(const IntervalD& G) const {
-        const IntervalD B = A_min_moving(G);
-        return lower(B) >= lower(A_bal) ? B : A_bal;
-    }
-    IntervalD A_min_moving(const IntervalD& G) const {
-        const IntervalD e = expm1(G);
-        IntervalD B(0);
-        for (std::size_t i = 0; i < P.size(); ++i) {
-            const IntervalD lo = abs(aP[i]) - s[i] * e;  // |a_j(t)| >= |a_j(T)| - |theta_j(t) - theta_j(T)|
-            if (certainly_positive(lo)) B += sqr(IntervalD::bounds(lower(lo), lower(lo)));
-        }
-        return IntervalD::bounds(lower(B), lower(B));
-    }
-    // After T1 (every N_k neuron pinned, h = X beta on the data): |beta - beta*| <= sqrt(2 E(T) / lambda_min),
-    // so r_k(t) = <beta - beta*, x_k> + r*_k lies in r*_k +- |x_k| sqrt(2 E(T) / lambda_min).
-    std::vector<IntervalD> rstar;
-    IntervalD residual_late(std::size_t k) const {
-        const IntervalD d = xnorm[k] * sqrt(IntervalD(2) * IntervalD::bounds(0.0, std::max(0.0, upper(E_T))) / lambda_min);
-        return IntervalD::bounds(lower(rstar[k] - d), upper(rstar[k] + d));
-    }
-    std::vector<IntervalD> bP;  // b_j = a_j^2 - |w_j|^2 at initialization, per P neuron (Lemma 1)
-    // r_k(t) <= -rho_k for samples with N_k neurons; returns rho_k (may be <= 0: premise fails).
-    IntervalD rho(std::size_t k, const IntervalD& G) const { return -IntervalD::bounds(upper(residual(k, G)), upper(residual(k, G))); }
-    IntervalD tau_pin(const IntervalD& G) const {
-        IntervalD t(0);
-        for (std::size_t i = 0; i < Nsample.size(); ++i) {
-            const std::size_t k = Nsample[i];
-            if (upper(zpos[i]) <= 0) continue;  // already pinned at T
-            const IntervalD r = rho(k, G);
-            if (!certainly_positive(r) || !certainly_positive(speed[i])) return IntervalD::bounds(0.0, std::numeric_limits<double>::infinity());
-            // z_jk decreases at rate >= |a_j| (rho_k / n) |x_k|^2 while positive
-            const IntervalD tj = zpos[i] / (speed[i] * r * inv_n * sqr(xnorm[k]));
-            t = IntervalD::bounds(0.0, std::max(upper(t), upper(tj)));
-        }
-        return t;
-    }
-    // Gamma*(Gamma) = G0 tau_pin + sqrt(2 E(T) / lambda_min) / A_min, an upper bound of
-    // int_T^infty |g| when the flow stays in the region defined by Gamma.
-    IntervalD gamma_star(const IntervalD& G) const {
-        const IntervalD A = A_min(G);
-        if (!certainly_positive(A)) return IntervalD::bounds(0.0, std::numeric_limits<double>::infinity());
-        const IntervalD E = IntervalD::bounds(0.0, std::max(0.0, upper(E_T)));
-        const IntervalD tp = tau_pin(G);
-        if (!std::isfinite(upper(tp))) return tp;
-        const IntervalD v = G0(G) * tp + sqrt(IntervalD(2) * E / lambda_min) / A;
-        return IntervalD::bounds(0.0, upper(v));
-    }
-    // min over P neurons and samples of z_jk(T) - |x_k| |theta_j(T)| (e^Gamma - 1) (must be > 0)
-    IntervalD margin(const IntervalD& G, std::size_t* arg_j = nullptr) const {
-        double best = std::numeric_limits<double>::infinity();
-        const IntervalD e = expm1(G);
-        // |w_j(t) - w_j(T)| <= int |a_j| |g| with |a_j| = sqrt((|theta_j|^2 + b_j) / 2) (Lemma 1)
-        // <= |theta_j| / sqrt 2 + sqrt(b_j^+ / 2) and |theta_j(t)| <= |theta_j(T)| e^Gamma(t)
-        for (std::size_t i = 0; i < P.size(); ++i)
-            for (std::size_t k = 0; k < n; ++k) {
-                const IntervalD bplus = IntervalD::bounds(0.0, std::max(0.0, upper(bP[i])));
-                const IntervalD dw = s[i] * e / sqrt(IntervalD(2)) + sqrt(bplus / IntervalD(2)) * G;
-                const double v = lower(zP[i][k] - xnorm[k] * dw);
-                if (v < best) {
-                    best = v;
-                    if (arg_j) *arg_j = P[i];
-                }
-            }
-        if (P.empty()) best = 0;  // no P neuron: the check is vacuous, A_min = 0 fails instead
-        return IntervalD::bounds(best, best);
-    }
-};
+using bf::trap::Cls;
+using bf::trap::Trap;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
@@ -202,13 +92,17 @@ void run(cert::Context& ctx) {
     const char* c_lmin = "(c) lambda_min(X^T X / n) > 0";
     const char* b_tube = "(b) certified tube reaches T";
     const char* b_loss = "(b) loss on [0, T] bounded below by a positive number";
-    const char* c_class = "(c) every neuron at T is frozen, all-active (P) or a negative one-sample neuron (N_k)";
+    const char* c_class = "(c) every neuron at T is frozen, all-active (P), a negative one-sample neuron (N_k) or a negative two-sample neuron (S_i)";
     const char* c_speed = "(c) N_k neurons: |a_j(t)| bounded away from 0 (Lemma 1)";
-    const char* c_res = "(c) residual sign r_k(t) < 0 at the samples of N_k neurons";
+    const char* c_res = "(c) residual sign r_k(t) < 0 at the samples of N_k and S_k neurons";
+    const char* c_sdrift = "(c) S_i neurons: c_i(t) = r_2 <x_i, x_2> + r_i' <x_i, x_i'> > 0 (z_ji increases while negative)";
+    const char* c_smarg = "(c) S_i neurons stay active on x_2 and x_i' (margin at Gamma), |a_j| bounded away from 0";
     const char* c_amin = "(c) A_min = inf sum_P a_j^2 > 0";
     const char* c_marg = "(c) P neurons stay all-active (margin at Gamma)";
     const char* c_boot = "(c) trajectory-length bootstrap Gamma* < Gamma";
-    for (const char* c : {c_geom, c_lstar, c_lmin, b_tube, b_loss, c_class, c_speed, c_res, c_amin, c_marg, c_boot}) R.plan(c);
+    const std::vector<const char*> all_checks = {c_geom, c_lstar, c_lmin, b_tube, b_loss, c_class, c_speed, c_res,
+                                                 c_sdrift, c_smarg, c_amin, c_marg, c_boot};
+    for (const char* c : all_checks) R.plan(c);
     bf::plan_bounds(in, R);
 
     bf::Quantities Q;
@@ -271,7 +165,7 @@ void run(cert::Context& ctx) {
     // lambda_min = det / lambda_max (no cancellation); lambda_max = (p + r + sqrt((p-r)^2 + 4 q^2)) / 2
     const IntervalMp lmax = (bf::mp(hp + hr, bits) + sqrt(bf::mp((hp - hr) * (hp - hr) + 4 * hq * hq, bits))) / bf::mp(nets::Rational(2), bits);
     const IntervalMp lmin_mp = bf::mp(hdet, bits) / lmax;
-    R.check_positive(c_lmin, "[PL inequality, docs/bf.md step 5]", {"lambda_min(H)", lmin_mp});
+    R.check_positive(c_lmin, "[PL inequality, docs/bf.md step 6]", {"lambda_min(H)", lmin_mp});
     const IntervalD lmin = to_d(lmin_mp);
     Q.set("lambda_min_H", lmin_mp);
 
@@ -323,17 +217,11 @@ void run(cert::Context& ctx) {
     pred_plot.y_label = "h(x_k)";
     double loss_lo = std::numeric_limits<double>::infinity();
     std::size_t step_no = 0;
-    // N_k tracking (docs/bf.md step 3): the first step box on which neuron j is certainly negative
+    // N_k tracking (docs/bf.md step 2): the first step box on which neuron j is certainly negative
     // and certainly inactive on both samples l != k; from then on, while r_k < 0, w_j moves along
     // -x_k only, so its state is controlled by that (tight) box rather than by later, wider ones.
-    struct NTrack {
-        bool on = false;
-        std::size_t k = 0;
-        double t = 0;
-        IntervalD a, w0, w1;
-    };
-    std::vector<NTrack> ntrack(m);
-    std::vector<double> r_bad(3, 0.0);  // largest t1 of a step on which r_k is not certainly negative
+    std::vector<bf::trap::NTrack> ntrack(m);
+    bf::trap::ResidualSigns rsigns;  // largest t1 of a step on which r_k is not certainly negative
     struct RStep {
         double t0, t1;
         double rup[3];  // upper bounds of r_k on the step box
@@ -344,18 +232,17 @@ void run(cert::Context& ctx) {
         loss_lo = std::min(loss_lo, lower(L));
         const auto hs = nets::outputs(model, st.tube);
         RStep rs{st.t0, st.t1, {0, 0, 0}};
+        std::array<IntervalD, 3> rk;
         for (std::size_t k = 0; k < 3; ++k) {
-            if (!certainly_negative(hs[k] - model.y(k))) r_bad[k] = st.t1;
-            rs.rup[k] = upper(hs[k] - model.y(k));
+            rk[k] = hs[k] - model.y(k);
+            rs.rup[k] = upper(rk[k]);
         }
+        rsigns.add_step(st.t1, rk);
         rsteps.push_back(rs);
         const auto zs = nets::preactivations(model, st.tube);
         for (std::size_t j = 0; j < m; ++j) {
-            if (ntrack[j].on || !certainly_negative(st.tube.a[j])) continue;
-            const IntervalD* zj = &zs[j * 3];
-            std::size_t k = 3;
-            if (certainly_negative(zj[1]) && certainly_negative(zj[2])) k = 0;
-            else if (certainly_negative(zj[0]) && certainly_negative(zj[1])) k = 2;
+            if (ntrack[j].on) continue;
+            const std::size_t k = bf::trap::one_sample_of(st.tube.a[j], {zs[j * 3], zs[j * 3 + 1], zs[j * 3 + 2]});
             if (k == 3) continue;
             ntrack[j] = {true, k, st.t0, st.tube.a[j], st.tube.W(j, 0), st.tube.W(j, 1)};
         }
@@ -431,11 +318,10 @@ void run(cert::Context& ctx) {
         tr.xnorm.push_back(sqrt(sqr(model.x(k, 0)) + sqr(model.x(k, 1))));
         tr.y.push_back(model.y(k));
     }
-    tr.hP.assign(3, IntervalD(0));
     for (std::size_t k = 0; k < 3; ++k) tr.rstar.push_back(qd(ls.residuals[k]));
-    tr.CN.assign(3, IntervalD(0));
-    tr.Nk_count.assign(3, 0);
-    tr.S2 = IntervalD(0);
+    tr.gram.assign(3, std::vector<IntervalD>(3, IntervalD(0)));
+    for (std::size_t k = 0; k < 3; ++k)
+        for (std::size_t l = 0; l < 3; ++l) tr.gram[k][l] = model.x(k, 0) * model.x(l, 0) + model.x(k, 1) * model.x(l, 1);
     std::vector<Cls> cls(m, Cls::unclassified);
     std::size_t n_frozen = 0, first_bad = m;
     std::string bad_reason;
@@ -445,41 +331,36 @@ void run(cert::Context& ctx) {
     bool have_speed = false;
     for (std::size_t j = 0; j < m; ++j) {
         const IntervalD* zj = &z[j * 3];
-        bool allpos = true;
-        for (std::size_t k = 0; k < 3; ++k) allpos = allpos && certainly_positive(zj[k]);
-        if (certainly_negative(zj[0]) && certainly_negative(zj[2])) {  // z_2 = alpha_1 z_1 + alpha_3 z_3 < 0 too
-            cls[j] = Cls::frozen;
+        const std::array<IntervalD, 3> zb{zj[0], zj[1], zj[2]};
+        const bf::trap::NTrack& nt = ntrack[j];
+        const bf::trap::Classified c = bf::trap::classify(th.a[j], zb, nt, rsigns);
+        cls[j] = c.cls;
+        if (c.cls == Cls::frozen) {  // z_2 = alpha_1 z_1 + alpha_3 z_3 < 0 too
             ++n_frozen;
             continue;
         }
-        if (allpos) {
-            cls[j] = Cls::all_active;
-            tr.P.push_back(j);
-            const IntervalD sj = sqrt(sqr(th.a[j]) + sqr(th.W(j, 0)) + sqr(th.W(j, 1)));
-            tr.s.push_back(sj);
-            tr.S2 += IntervalD::bounds(0.0, upper(sqr(sj)));
-            tr.aP.push_back(th.a[j]);
-            tr.bP.push_back(b0[j]);
-            tr.zP.push_back({zj[0], zj[1], zj[2]});
-            for (std::size_t k = 0; k < 3; ++k) tr.hP[k] += th.a[j] * zj[k];
+        if (c.cls == Cls::all_active) {
+            tr.add_all_active(j, th.a[j], th.W(j, 0), th.W(j, 1), zb, b0[j]);
             continue;
         }
-        // negative neuron possibly active on exactly one extreme sample k in {1, 3}, tracked since
-        // a time T_N after which r_k < 0 on every step box of the tube
-        const NTrack& nt = ntrack[j];
-        const std::size_t kk = nt.on && r_bad[nt.k] <= nt.t ? nt.k : 3;
-        if (kk == 3) {
+        if (c.cls == Cls::two_sample) {  // S_i (docs/bf.md step 3)
+            tr.add_two_sample(j, c.k, th.a[j], th.W(j, 0), th.W(j, 1), zb, b0[j]);
+            continue;
+        }
+        if (c.cls == Cls::unclassified) {
             if (first_bad == m) {
                 first_bad = j;
                 bad_reason = "neuron " + std::to_string(j) + ": a = " + to_string(th.a[j], 6) + ", z = (" + to_string(zj[0], 6) + ", " +
                              to_string(zj[1], 6) + ", " + to_string(zj[2], 6) + ")" +
                              (nt.on ? ", N_" + std::to_string(nt.k + 1) + " since t = " + fmt(nt.t) + " but r_" + std::to_string(nt.k + 1) +
-                                          " not certainly < 0 up to t = " + fmt(r_bad[nt.k])
+                                          " not certainly < 0 up to t = " + fmt(rsigns.last_not_negative[nt.k])
                                     : "");
             }
             continue;
         }
-        cls[j] = Cls::pinned_candidate;
+        // N_k: negative neuron possibly active on exactly one extreme sample k in {1, 3}, tracked
+        // since a time T_N after which r_k < 0 on every step box of the tube
+        const std::size_t kk = c.k;
         tr.Nk_count[kk]++;
         tr.Nsample.push_back(kk);
         // z_jk is non-increasing after T_N and the neuron's output a_j sigma(z_jk) shrinks in magnitude
@@ -517,6 +398,7 @@ void run(cert::Context& ctx) {
     R.check_true(c_class, "[BF2025, Sec. 4.1.3; docs/bf.md step 1]", n_unclassified == 0,
                  std::to_string(n_frozen) + " frozen, " + std::to_string(tr.P.size()) + " all-active, " +
                      std::to_string(tr.Nk_count[0]) + " N_1, " + std::to_string(tr.Nk_count[2]) + " N_3, " +
+                     std::to_string(tr.Si_count[0]) + " S_1, " + std::to_string(tr.Si_count[2]) + " S_3, " +
                      std::to_string(n_unclassified) + " unclassified" + (n_unclassified ? " (first: " + bad_reason + ")" : ""));
     // E(T) = L(theta(T)) - L* = (1/(2n)) sum_k d_k (d_k + 2 r*_k), d_k = h_k(T) - x_k^T beta*
     {
@@ -526,12 +408,9 @@ void run(cert::Context& ctx) {
             e += d * (d + IntervalD(2) * qd(ls.residuals[k]));
         }
         tr.E_T = e * tr.inv_n / IntervalD(2);
-        IntervalD bsum(0), bstar(0);
-        for (std::size_t j : tr.P) bsum += b0[j];
+        IntervalD bstar(0);
         for (const auto& bi : ls.beta) bstar += sqr(qd(bi));
-        const IntervalD Ab = sqrt(bstar) - sqrt(IntervalD(2) * IntervalD::bounds(0.0, std::max(0.0, upper(tr.E_T))) / lmin) +
-                             bsum / IntervalD(2);
-        tr.A_bal = certainly_positive(Ab) ? IntervalD::bounds(lower(Ab), lower(Ab)) : IntervalD(0);
+        tr.beta_star_norm = sqrt(bstar);
     }
     if (n_unclassified != 0) {
         R.note("part (c) stopped: a neuron at T is neither frozen, nor all-active, nor a negative neuron active on at most one "
@@ -563,48 +442,66 @@ void run(cert::Context& ctx) {
         }
     }
     const IntervalD Gi = IntervalD::bounds(G, G);
-    // residual signs at the samples of N_k neurons
+    // residual signs at the samples of N_k and S_k neurons (steps 2, 3)
     {
-        bool ok = true;
         std::string why;
+        double worst = -1;
+        bool any = false;
         for (std::size_t k : {std::size_t(0), std::size_t(2)}) {
-            if (tr.Nk_count[k] == 0) continue;
-            const bool early = upper(tr.tau_pin(Gi)) > 0;
-            const IntervalD rk = early ? hull(tr.residual(k, Gi), tr.residual_late(k)) : tr.residual_late(k);
+            if (tr.Nk_count[k] == 0 && tr.Si_count[k] == 0) continue;
+            const IntervalD rk = tr.residual_all(k, Gi);
             why += (why.empty() ? "" : "; ") + std::string("r_") + std::to_string(k + 1) + "(t) in " + to_string(rk, 6);
-            ok = ok && certainly_negative(rk);
+            worst = any ? std::max(worst, upper(rk)) : upper(rk);
+            any = true;
         }
-        if (why.empty()) why = "no N_k neuron (vacuous)";
-        const IntervalD worst = [&] {
-            IntervalD w = IntervalD::bounds(-1.0, -1.0);
-            bool any = false;
-            for (std::size_t k : {std::size_t(0), std::size_t(2)}) {
-                if (tr.Nk_count[k] == 0) continue;
-                const bool early = upper(tr.tau_pin(Gi)) > 0;
-                const double ru = early ? std::max(upper(tr.residual(k, Gi)), upper(tr.residual_late(k))) : upper(tr.residual_late(k));
-                const IntervalD u = IntervalD::bounds(ru, ru);
-                w = any ? max(w, u) : u;
-                any = true;
-            }
-            return w;
-        }();
-        if (tr.Nsample.empty())
-            R.check_true(c_res, "[BF2025, Assumption 6; docs/bf.md step 3]", true, why);
+        if (!any)
+            R.check_true(c_res, "[BF2025, Assumption 6; docs/bf.md step 5]", true, "no N_k or S_k neuron (vacuous)");
         else
-            premise_lt(R, c_res, "[BF2025, Assumption 6; docs/bf.md step 3]", "max_k sup_t r_k(t)", worst, "0", IntervalD(0),
-                       why + " (Gamma = " + fmt(G) + "); N_k neurons move along -x_k and reach <w_j, x_k> = 0 by T1");
-        (void)ok;
+            premise_lt(R, c_res, "[BF2025, Assumption 6; docs/bf.md step 5]", "max_k sup_{t >= T} r_k(t)", bf::trap::point(worst), "0",
+                       IntervalD(0),
+                       why + " (Gamma = " + fmt(G) + (tr.early() ? ", bound valid on all of [T, infinity)" : ", after T1 = T") + ")");
     }
-    const IntervalD Amin = tr.A_min(Gi);
-    premise_lt(R, c_amin, "[docs/bf.md step 5]", "0", IntervalD(0), "A_min", Amin, "sum_P a_j(t)^2 >= A_min while Gamma(t) <= Gamma");
+    // S_i neurons (step 3)
+    IntervalD c_lo_all;
+    {
+        if (tr.S.empty()) {
+            R.check_true(c_sdrift, "[docs/bf.md step 3]", true, "no S_i neuron (vacuous)");
+            R.check_true(c_smarg, "[docs/bf.md step 3]", true, "no S_i neuron (vacuous)");
+        } else {
+            double cl = std::numeric_limits<double>::infinity();
+            std::string why;
+            for (std::size_t i : {std::size_t(0), std::size_t(2)}) {
+                if (tr.Si_count[i] == 0) continue;
+                const IntervalD c = tr.c_lower(i, Gi);
+                why += (why.empty() ? "" : "; ") + std::string("c_") + std::to_string(i + 1) + "(t) >= " + to_string(c, 6);
+                cl = std::min(cl, lower(c));
+            }
+            c_lo_all = bf::trap::point(cl);
+            premise_lt(R, c_sdrift, "[docs/bf.md step 3]", "0", IntervalD(0), "min_i inf_{t >= T} c_i(t)", c_lo_all,
+                       why + " (residual enclosures valid for all t >= T at Gamma = " + fmt(G) + ")");
+            std::size_t sj = 0;
+            const IntervalD ms = tr.margin_S(Gi, &sj);
+            double amin_s = std::numeric_limits<double>::infinity();
+            for (std::size_t q = 0; q < tr.S.size(); ++q) amin_s = std::min(amin_s, lower(tr.a_lower_S(q, Gi)));
+            const IntervalD lo = min(ms, bf::trap::point(amin_s));
+            premise_lt(R, c_smarg, "[BF2025, Lemma 1; docs/bf.md step 3]", "0", IntervalD(0),
+                       "min(min_{j in S, k} z_jk(T) - |x_k| dw_j(Gamma), min_{j in S} |a_j|_lower)", lo,
+                       "margin " + to_string(ms, 6) + " (tightest: neuron " + std::to_string(sj) + "), inf |a_j| >= " +
+                           to_string(bf::trap::point(amin_s), 6) + "; tau_S = " + to_string(tr.tau_S(Gi), 6));
+        }
+    }
+    const IntervalD Amin = tr.A_all(Gi);
+    premise_lt(R, c_amin, "[docs/bf.md step 6]", "0", IntervalD(0), "A_min", Amin,
+               "sum_P a_j(t)^2 >= A_min for t >= T while Gamma(t) <= Gamma (A_moving = " + to_string(tr.A_moving(Gi), 6) +
+                   " for all t >= T)");
     std::size_t arg_j = 0;
-    const IntervalD marg = tr.margin(Gi, &arg_j);
-    premise_lt(R, c_marg, "[docs/bf.md step 2]", "0", IntervalD(0), "min_{j in P, k} z_jk(T) - |x_k| |theta_j(T)| (e^Gamma - 1)",
+    const IntervalD marg = tr.margin_P(Gi, &arg_j);
+    premise_lt(R, c_marg, "[docs/bf.md step 4]", "0", IntervalD(0), "min_{j in P, k} z_jk(T) - |x_k| dw_j(Gamma)",
                marg, "every P neuron stays strictly active on every sample while Gamma(t) <= Gamma (tightest: neuron " +
                          std::to_string(arg_j) + ")");
     const IntervalD gstar = tr.gamma_star(Gi);
-    const IntervalD tp = tr.tau_pin(Gi);
-    premise_lt(R, c_boot, "[docs/bf.md step 6]", "Gamma* = G0 tau_pin + sqrt(2 E(T) / lambda_min) / A_min", gstar, "Gamma", Gi,
+    const IntervalD tp = tr.tau(Gi);
+    premise_lt(R, c_boot, "[docs/bf.md step 7]", "Gamma*(Gamma), docs/bf.md step 6", gstar, "Gamma", Gi,
                "the region {Gamma(t) < Gamma} cannot be left, so the flow stays in it for all t >= T");
 
     // report the constants of the argument
@@ -617,23 +514,29 @@ void run(cert::Context& ctx) {
         tb.add_row({"|P| (all-active), sum_P |theta_j(T)|^2", std::to_string(tr.P.size()) + ", " + to_string(tr.S2, 6)});
         tb.add_row({"N_1, N_3 (negative one-sample neurons)", std::to_string(tr.Nk_count[0]) + ", " + std::to_string(tr.Nk_count[2])});
         tb.add_row({"contribution bounds C_1, C_3", to_string(tr.CN[0], 4) + ", " + to_string(tr.CN[2], 4)});
+        tb.add_row({"S_1, S_3 (negative two-sample neurons), sum_S |theta_j(T)|^2",
+                    std::to_string(tr.Si_count[0]) + ", " + std::to_string(tr.Si_count[2]) + ", " + to_string(tr.S2S, 6)});
+        tb.add_row({"tau_pin, tau_S", to_string(tr.tau_pin(Gi), 6) + ", " + to_string(tr.tau_S(Gi), 6)});
+        tb.add_row({"output perturbation q_max on [T, T1]", to_string(tr.q_max(Gi), 6)});
+        tb.add_row({"A_moving (all t >= T)", to_string(tr.A_moving(Gi), 6)});
         tb.add_row({"Gamma (chosen)", fmt(G)});
         tb.add_row({"Gamma*(Gamma)", to_string(gstar, 6)});
-        tb.add_row({"tau_pin (T1 = T + tau_pin)", to_string(tp, 6)});
-        tb.add_row({"G0 = sup |g| on [T, T1]", to_string(tr.G0(Gi), 6)});
+        tb.add_row({"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(tp, 6)});
+        tb.add_row({"G0 = sup |g| for t >= T", to_string(tr.G0(Gi), 6)});
         tb.add_row({"A_min", to_string(Amin, 6)});
         tb.add_row({"PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))", to_string(IntervalD(2) * lmin * Amin, 6)});
         tb.add_row({"min margin", to_string(marg, 6)});
-        for (std::size_t k = 0; k < 3; ++k) tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T", to_string(tr.residual(k, Gi), 6)});
+        for (std::size_t k = 0; k < 3; ++k)
+            tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T (step 4 bound)", to_string(tr.residual(k, Gi), 6)});
     }
     bool all_c = true;
-    for (const char* c : {c_geom, c_lstar, c_lmin, b_tube, b_loss, c_class, c_speed, c_res, c_amin, c_marg, c_boot}) {
+    for (const char* c : all_checks) {
         const cert::Check* ck = R.find_check(c);
         all_c = all_c && ck && ck->status == cert::CheckStatus::proven;
     }
     R.check_true("(c) conclusion: predictions -> x_k^T beta*, L(theta(t)) >= L* > 0 for all t >= 0",
                  "[BF2025, Thm 2; eq. (2) chain rule]", all_c,
-                 all_c ? "T1 = T + tau_pin <= " + fmt(res.t_reached + upper(tp)) + "; for t >= T1: E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0, "
+                 all_c ? "T1 = T + tau <= " + fmt(res.t_reached + upper(tp)) + "; for t >= T1: E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0, "
                              "so h(x_k) -> x_k^T beta*; L is non-increasing along the flow, so L(theta(t)) >= L* = " +
                              to_string(bf::mp(ls.loss_paper, bits), 10) + " for all t >= 0 (directly from the tube: L >= " + fmt(loss_lo) +
                              " on [0, T])"
