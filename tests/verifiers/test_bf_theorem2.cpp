@@ -1,0 +1,419 @@
+// Tests of the trapping argument of bf/theorem2_three_point (verifiers/bf/theorem2_trap.hpp; proof in
+// docs/bf.md, "bf/theorem2_three_point", steps 1-7), and of the verifier's case-file errors.
+//
+// References: hand-made neuron boxes with known classes; the step-5 identity
+// E = |v_R|^2/(2n) + q(p) checked on random instances where the true residuals, E and g are
+// computed directly from beta and p (interval arithmetic on exact dyadic inputs); a NON-RIGOROUS
+// explicit Euler integration (step 1e-3) of one S neuron's Clarke field under a constant residual
+// vector for step 3; monotonicity in Gamma on a grid.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../../verifiers/bf/theorem2_trap.hpp"
+
+using flowcert::IntervalD;
+using namespace bf::trap;
+
+namespace {
+
+IntervalD iv(double lo, double hi) { return IntervalD::bounds(lo, hi); }
+IntervalD pt(double v) { return IntervalD::bounds(v, v); }
+IntervalD dec(const char* s) { return IntervalD::from_decimal(s); }
+
+// The Assumption-3 data of cases/bf/theorem2_three_point_assumption3.toml.
+const char* kX[3][2] = {{"-0.95", "1.05"}, {"0.05", "0.98"}, {"0.92", "1.03"}};
+const char* kY[3] = {"1.05", "0.08", "1.1"};
+
+struct Data {
+    IntervalD X[3][2], y[3], rstar[3], beta_star[2], lmin;
+};
+
+// Least squares by Cramer's rule on the normal equations, and lambda_min(X^T X / 3), in intervals.
+Data a3_data() {
+    Data d;
+    for (int k = 0; k < 3; ++k) {
+        d.X[k][0] = dec(kX[k][0]);
+        d.X[k][1] = dec(kX[k][1]);
+        d.y[k] = dec(kY[k]);
+    }
+    IntervalD p(0), q(0), r(0), u0(0), u1(0);
+    for (int k = 0; k < 3; ++k) {
+        p += sqr(d.X[k][0]);
+        q += d.X[k][0] * d.X[k][1];
+        r += sqr(d.X[k][1]);
+        u0 += d.X[k][0] * d.y[k];
+        u1 += d.X[k][1] * d.y[k];
+    }
+    const IntervalD det = p * r - q * q;
+    d.beta_star[0] = (u0 * r - q * u1) / det;
+    d.beta_star[1] = (p * u1 - q * u0) / det;
+    for (int k = 0; k < 3; ++k) d.rstar[k] = d.X[k][0] * d.beta_star[0] + d.X[k][1] * d.beta_star[1] - d.y[k];
+    const IntervalD three(3);
+    const IntervalD lmax = (p + r + sqrt(sqr(p - r) + IntervalD(4) * q * q)) / IntervalD(2) / three;
+    d.lmin = det / (three * three) / lmax;
+    return d;
+}
+
+// A Trap with the data filled in and no neuron.
+Trap empty_trap(const Data& d) {
+    Trap t;
+    t.X.assign(3, std::vector<IntervalD>(2, IntervalD(0)));
+    t.gram.assign(3, std::vector<IntervalD>(3, IntervalD(0)));
+    for (std::size_t k = 0; k < 3; ++k) {
+        t.X[k][0] = d.X[k][0];
+        t.X[k][1] = d.X[k][1];
+        t.xnorm.push_back(sqrt(sqr(d.X[k][0]) + sqr(d.X[k][1])));
+        t.y.push_back(d.y[k]);
+        t.rstar.push_back(d.rstar[k]);
+        for (std::size_t l = 0; l < 3; ++l) t.gram[k][l] = d.X[k][0] * d.X[l][0] + d.X[k][1] * d.X[l][1];
+    }
+    t.lambda_min = d.lmin;
+    t.beta_star_norm = sqrt(sqr(d.beta_star[0]) + sqr(d.beta_star[1]));
+    t.E_T = IntervalD(0);
+    return t;
+}
+
+// A realistic trap at T: P neurons that fit beta* approximately, one N_1 neuron not yet pinned, one
+// S_1 neuron like neuron 763 of the m = 1000 Assumption-3 run (seed 2).
+Trap realistic_trap(const Data& d) {
+    Trap t = empty_trap(d);
+    // P: four balanced neurons a_j = |w_j|, sum a_j w_j ~ beta*
+    const double bs0 = mid(d.beta_star[0]), bs1 = mid(d.beta_star[1]);
+    for (int j = 0; j < 4; ++j) {
+        const double w0 = std::sqrt(0.25) * (bs0 / std::sqrt(std::hypot(bs0, bs1))) * (1 + 0.01 * j);
+        const double w1 = std::sqrt(0.25) * (bs1 / std::sqrt(std::hypot(bs0, bs1))) * (1 - 0.01 * j);
+        const IntervalD a = sqrt(pt(w0) * pt(w0) + pt(w1) * pt(w1));
+        std::array<IntervalD, 3> z;
+        for (int k = 0; k < 3; ++k) z[k] = pt(w0) * d.X[k][0] + pt(w1) * d.X[k][1];
+        t.add_all_active(j, a, pt(w0), pt(w1), z, iv(-1e-20, 1e-20));
+    }
+    // residuals at T close to r*: E(T) from h = X beta_P
+    IntervalD e(0);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const IntervalD rk = t.hP[k] - d.y[k];
+        e += sqr(rk) - sqr(d.rstar[k]);
+    }
+    t.E_T = e / IntervalD(6);
+    // N_1 neuron: z_1(T)^+ = 1e-4, |a| >= 1e-3
+    t.Nk_count[0] = 1;
+    t.Nsample.push_back(0);
+    t.zpos.push_back(iv(0, 1e-4));
+    t.speed.push_back(pt(1e-3));
+    t.CN[0] = iv(0, 2e-3 * 1e-4);
+    // S_1 neuron (neuron 763)
+    t.add_two_sample(763, 0, iv(-1.49e-7, -1.46e-7), iv(-6.0e-8, -5.8e-8), iv(5.5e-8, 5.7e-8),
+                     {iv(-1.23e-7, -1.19e-7), iv(2.33e-8, 2.53e-8), iv(1.51e-7, 1.55e-7)}, iv(-1e-30, 1e-30));
+    return t;
+}
+
+const NTrack kNoTrack{};
+
+}  // namespace
+
+// ---- step 1: classification -----------------------------------------------------------------
+
+TEST_CASE("a neuron certainly inactive on x_1 and x_3 is classified frozen whatever its sign", "[bf_t2]") {
+    ResidualSigns rs;
+    for (const IntervalD a : {pt(0.3), pt(-0.3), iv(-0.1, 0.1)}) {
+        const auto c = classify(a, {pt(-1e-9), iv(-1, 1), pt(-2)}, kNoTrack, rs);
+        CHECK(c.cls == Cls::frozen);
+    }
+}
+
+TEST_CASE("a neuron certainly active on the three samples is classified all-active (P)", "[bf_t2]") {
+    ResidualSigns rs;
+    CHECK(classify(pt(0.5), {pt(1e-12), pt(0.2), pt(0.3)}, kNoTrack, rs).cls == Cls::all_active);
+    CHECK(classify(pt(-0.5), {pt(0.1), pt(0.2), pt(0.3)}, kNoTrack, rs).cls == Cls::all_active);
+    // one pre-activation touching 0 is not certainly active
+    CHECK(classify(pt(0.5), {iv(0, 0.1), pt(0.2), pt(0.3)}, kNoTrack, rs).cls != Cls::all_active);
+}
+
+TEST_CASE("a tracked N_k neuron is N_k only while r_k is certainly negative on every step since T_N", "[bf_t2]") {
+    NTrack nt;
+    nt.on = true;
+    nt.k = 0;
+    nt.t = 5.0;
+    ResidualSigns rs;
+    rs.add_step(1.0, {pt(0.2), pt(-0.1), pt(0.1)});   // before T_N: r_1 > 0 is allowed
+    rs.add_step(5.0, {pt(0.1), pt(-0.1), pt(0.1)});   // step ending at T_N
+    rs.add_step(6.0, {pt(-0.1), pt(0.1), pt(-0.1)});  // after T_N: r_1 < 0
+    const std::array<IntervalD, 3> z{iv(-0.1, 0.1), pt(-0.2), pt(-0.3)};
+    const auto c = classify(pt(-0.2), z, nt, rs);
+    CHECK(c.cls == Cls::one_sample);
+    CHECK(c.k == 0);
+    // a later step on which r_1 is certainly positive breaks the N_1 premise
+    ResidualSigns bad = rs;
+    bad.add_step(7.0, {pt(0.05), pt(0.1), pt(-0.1)});
+    CHECK(classify(pt(-0.2), z, nt, bad).cls == Cls::unclassified);
+    // and so does a step on which r_1 straddles 0
+    ResidualSigns straddle = rs;
+    straddle.add_step(7.0, {iv(-0.05, 0.01), pt(0.1), pt(-0.1)});
+    CHECK(classify(pt(-0.2), z, nt, straddle).cls == Cls::unclassified);
+}
+
+TEST_CASE("residual signs record the last step whose r_k is not certainly negative", "[bf_t2]") {
+    ResidualSigns rs;
+    rs.add_step(1.0, {pt(-0.1), pt(0.1), iv(-0.1, 0.0)});
+    rs.add_step(2.0, {pt(-0.1), pt(-0.1), pt(-0.2)});
+    CHECK(rs.last_not_negative[0] == 0.0);
+    CHECK(rs.last_not_negative[1] == 1.0);
+    CHECK(rs.last_not_negative[2] == 1.0);  // [-0.1, 0] is not certainly < 0
+}
+
+TEST_CASE("one_sample_of needs a certainly negative neuron certainly inactive on the two other samples", "[bf_t2]") {
+    CHECK(one_sample_of(pt(-1), {pt(0.1), pt(-0.1), pt(-0.2)}) == 0);
+    CHECK(one_sample_of(pt(-1), {pt(-0.1), pt(-0.1), pt(0.2)}) == 2);
+    CHECK(one_sample_of(pt(-1), {pt(0.1), iv(-0.1, 0.1), pt(-0.2)}) == 3);
+    CHECK(one_sample_of(iv(-1, 1e-9), {pt(0.1), pt(-0.1), pt(-0.2)}) == 3);
+    CHECK(one_sample_of(pt(1), {pt(0.1), pt(-0.1), pt(-0.2)}) == 3);
+}
+
+TEST_CASE("a negative neuron certainly active on x_2 and one extreme sample is S_i, i the other extreme sample", "[bf_t2]") {
+    ResidualSigns rs;
+    // neuron 763 of the m = 1000 Assumption-3 run, seed 2
+    const auto c = classify(iv(-1.49e-7, -1.46e-7), {iv(-1.23e-7, -1.19e-7), iv(2.33e-8, 2.53e-8), iv(1.51e-7, 1.55e-7)}, kNoTrack, rs);
+    CHECK(c.cls == Cls::two_sample);
+    CHECK(c.k == 0);
+    const auto m = classify(pt(-1e-3), {pt(0.1), pt(0.05), iv(-1e-3, 1e-3)}, kNoTrack, rs);
+    CHECK(m.cls == Cls::two_sample);
+    CHECK(m.k == 2);
+    // not S: sign of a not certain, positive a, x_2 not certainly active, both extremes uncertain
+    CHECK(classify(iv(-1e-7, 1e-9), {pt(-0.1), pt(0.05), pt(0.1)}, kNoTrack, rs).cls == Cls::unclassified);
+    CHECK(classify(pt(1e-3), {pt(-0.1), pt(0.05), pt(0.1)}, kNoTrack, rs).cls == Cls::unclassified);
+    CHECK(classify(pt(-1e-3), {pt(-0.1), iv(-1e-3, 0.05), pt(0.1)}, kNoTrack, rs).cls == Cls::unclassified);
+    CHECK(classify(pt(-1e-3), {iv(-0.1, 0.1), pt(0.05), iv(-0.1, 0.1)}, kNoTrack, rs).cls == Cls::unclassified);
+    // the unclassified box of seed 4 (a straddles 0) stays unclassified
+    CHECK(classify(iv(-8.31778e-05, 4.69415e-04), {iv(-2.88961e-04, 5.89231e-04), iv(-1.19026e-04, 3.96372e-04), iv(-2.84165e-04, 5.72970e-04)},
+                   kNoTrack, rs)
+              .cls == Cls::unclassified);
+}
+
+// ---- steps 3-7: bounds as functions of Gamma ------------------------------------------------
+
+TEST_CASE("the trap's premises are monotone in Gamma: a larger Gamma never proves what a smaller one failed", "[bf_t2]") {
+    const Data d = a3_data();
+    const Trap t = realistic_trap(d);
+    REQUIRE(t.S.size() == 1);
+    REQUIRE(t.P.size() == 4);
+    double prev_margin_P = INFINITY, prev_margin_S = INFINITY, prev_c = INFINITY, prev_al = INFINITY, prev_A = INFINITY;
+    double prev_gs = 0, prev_tau = 0, prev_q = 0, prev_rlo[3] = {INFINITY, INFINITY, INFINITY}, prev_rhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    bool some_pass = false;
+    for (int i = 0; i <= 60; ++i) {
+        const IntervalD G = pt(0.005 * i);
+        const double mP = lower(t.margin_P(G)), mS = lower(t.margin_S(G)), c = lower(t.c_lower(0, G)), al = lower(t.a_lower_S(0, G)),
+                     A = lower(t.A_all(G)), gs = upper(t.gamma_star(G)), tau = upper(t.tau(G)), q = upper(t.q_max(G));
+        CHECK(mP <= prev_margin_P);
+        CHECK(mS <= prev_margin_S);
+        CHECK(c <= prev_c);
+        CHECK(al <= prev_al);
+        CHECK(A <= prev_A);
+        CHECK(gs >= prev_gs);
+        CHECK(tau >= prev_tau);
+        CHECK(q >= prev_q);
+        for (std::size_t k = 0; k < 3; ++k) {
+            const IntervalD r = t.residual_all(k, G);
+            CHECK(lower(r) <= prev_rlo[k]);
+            CHECK(upper(r) >= prev_rhi[k]);
+            prev_rlo[k] = lower(r);
+            prev_rhi[k] = upper(r);
+        }
+        // premises that failed at a smaller Gamma stay failed (the values above are monotone)
+        if (mS > 0 && mP > 0 && A > 0 && c > 0 && std::isfinite(gs) && gs < 0.005 * i) some_pass = true;
+        prev_margin_P = mP;
+        prev_margin_S = mS;
+        prev_c = c;
+        prev_al = al;
+        prev_A = A;
+        prev_gs = gs;
+        prev_tau = tau;
+        prev_q = q;
+    }
+    // the instance is certifiable at some Gamma (the grid is not vacuous) and the S margin fails for
+    // large Gamma
+    CHECK(some_pass);
+    CHECK(lower(t.margin_S(pt(0.3))) < 0);
+}
+
+TEST_CASE("step 5: the residual, beta and gradient bounds contain the true values for random beta and perturbations p",
+          "[bf_t2]") {
+    const Data d = a3_data();
+    std::mt19937_64 gen(12345);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    int nontrivial = 0;
+    for (int it = 0; it < 500; ++it) {
+        Trap t = empty_trap(d);
+        // perturbation bounds pi_k (through C_k) and a beta near beta*
+        const double scale = it % 2 ? 1e-3 : 1e-1;
+        double pi[3];
+        for (std::size_t k = 0; k < 3; ++k) {
+            pi[k] = (it % 3 == 0 && k == 1) ? 0.0 : scale * (0.5 + 0.5 * U(gen));
+            t.CN[k] = iv(0, pi[k]);
+        }
+        const double db = (it % 5 == 0 ? 0.3 : 0.03) * U(gen);
+        const IntervalD beta[2] = {d.beta_star[0] + pt(db * U(gen)), d.beta_star[1] + pt(db * U(gen))};
+        IntervalD r[3], e(0);
+        for (std::size_t k = 0; k < 3; ++k) {
+            const IntervalD p = pt(pi[k] * U(gen));  // |p_k| <= pi_k, either sign
+            r[k] = d.X[k][0] * beta[0] + d.X[k][1] * beta[1] + p - d.y[k];
+            e += sqr(r[k]) - sqr(d.rstar[k]);
+        }
+        t.E_T = e / IntervalD(6);  // E = L - L* of this state (the bound uses E(t) <= E(T))
+        const IntervalD G = pt(0.1);
+        for (std::size_t k = 0; k < 3; ++k) {
+            const IntervalD b = t.residual_E(k, G);
+            CHECK(lower(b) <= lower(r[k]));
+            CHECK(upper(r[k]) <= upper(b));
+        }
+        const IntervalD dbn = sqrt(sqr(beta[0] - d.beta_star[0]) + sqr(beta[1] - d.beta_star[1]));
+        CHECK(upper(dbn) <= upper(t.dbeta(G)));
+        // |g|^2 >= 2 lambda_min (E - q_max)
+        IntervalD g0(0), g1(0);
+        for (std::size_t k = 0; k < 3; ++k) {
+            g0 += d.X[k][0] * r[k];
+            g1 += d.X[k][1] * r[k];
+        }
+        const IntervalD g2 = (sqr(g0) + sqr(g1)) / IntervalD(9);
+        const IntervalD rhs = IntervalD(2) * d.lmin * (t.E_T - pt(upper(t.q_max(G))));
+        if (upper(rhs) > 0) ++nontrivial;
+        CHECK(upper(rhs) <= lower(g2) + 1e-12);
+    }
+    CHECK(nontrivial > 50);
+}
+
+TEST_CASE("step 5 is not vacuous: without the perturbation term the residual bound misses some true residual", "[bf_t2]") {
+    // The same construction with pi_k declared 0 while |p_k| is up to 0.1: the bound must fail
+    // somewhere (otherwise the test above could not detect a dropped |p| term).
+    const Data d = a3_data();
+    std::mt19937_64 gen(7);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    bool missed = false;
+    for (int it = 0; it < 200 && !missed; ++it) {
+        Trap t = empty_trap(d);
+        const IntervalD beta[2] = {d.beta_star[0] + pt(0.01 * U(gen)), d.beta_star[1] + pt(0.01 * U(gen))};
+        IntervalD r[3], e(0);
+        for (std::size_t k = 0; k < 3; ++k) {
+            r[k] = d.X[k][0] * beta[0] + d.X[k][1] * beta[1] + pt(0.1 * U(gen)) - d.y[k];
+            e += sqr(r[k]) - sqr(d.rstar[k]);
+        }
+        t.E_T = e / IntervalD(6);
+        for (std::size_t k = 0; k < 3; ++k) {
+            const IntervalD b = t.residual_E(k, pt(0.1));
+            if (upper(r[k]) > upper(b) || lower(r[k]) < lower(b)) missed = true;
+        }
+    }
+    CHECK(missed);
+}
+
+TEST_CASE("step 3: an S_1 neuron under constant residuals reaches z_1 >= 0 by tau_S and never goes back (Euler, non-rigorous)",
+          "[bf_t2]") {
+    const Data d = a3_data();
+    // constant residuals near r* (r_1, r_3 < 0 < r_2); the trap's step-4 residual bound is the point r
+    double r[3];
+    for (int k = 0; k < 3; ++k) r[k] = mid(d.rstar[k]) + (k == 1 ? 0.003 : -0.003);
+    Trap t = empty_trap(d);
+    for (std::size_t k = 0; k < 3; ++k) t.hP[k] = pt(r[k]) + d.y[k];
+    t.E_T = pt(1.0);  // step-5 bound wide: the residual enclosure is the step-4 one (the point r)
+    // neuron: a < 0, w with z_1 < 0 < z_2, z_3
+    double a = -2e-3, w[2] = {1.2e-3, 0.3e-3};
+    std::array<IntervalD, 3> z;
+    for (std::size_t k = 0; k < 3; ++k) z[k] = pt(w[0]) * d.X[k][0] + pt(w[1]) * d.X[k][1];
+    REQUIRE(certainly_negative(z[0]));
+    REQUIRE(certainly_positive(z[1]));
+    REQUIRE(certainly_positive(z[2]));
+    const IntervalD b0 = pt(a) * pt(a) - pt(w[0]) * pt(w[0]) - pt(w[1]) * pt(w[1]);
+    t.add_two_sample(0, 0, pt(a), pt(w[0]), pt(w[1]), z, b0);
+    double g[2] = {0, 0};
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < 2; ++i) g[i] += mid(d.X[k][i]) * r[k] / 3;
+    const double gn = std::hypot(g[0], g[1]);
+    const double h = 1e-3;
+    // Gamma budget: |g| is constant, so Gamma(t) = |g| t; the run below lasts 1.2 tau_S
+    const double G = 0.05;
+    const IntervalD tauS = t.tau_S(pt(G));
+    REQUIRE(std::isfinite(upper(tauS)));
+    REQUIRE(upper(tauS) > 1.0);
+    REQUIRE(gn * 1.2 * upper(tauS) <= G);
+    const double s0 = std::sqrt(a * a + w[0] * w[0] + w[1] * w[1]);
+    double tt = 0, min_after = INFINITY;
+    for (; tt < 1.2 * upper(tauS); tt += h) {
+        const double zz[3] = {w[0] * mid(d.X[0][0]) + w[1] * mid(d.X[0][1]), w[0] * mid(d.X[1][0]) + w[1] * mid(d.X[1][1]),
+                              w[0] * mid(d.X[2][0]) + w[1] * mid(d.X[2][1])};
+        if (tt >= upper(tauS)) min_after = std::min(min_after, zz[0]);
+        // Clarke field; on the kink z_1 ~ 0 the Euler scheme chatters around it (sliding)
+        double D[2] = {0, 0};
+        for (int k = 0; k < 3; ++k)
+            if (zz[k] > 0)
+                for (int i = 0; i < 2; ++i) D[i] -= r[k] * mid(d.X[k][i]) / 3;
+        const double da = w[0] * D[0] + w[1] * D[1];
+        w[0] += h * a * D[0];
+        w[1] += h * a * D[1];
+        a += h * da;
+        CHECK(zz[1] > 0);
+        CHECK(zz[2] > 0);
+        // step 3(a): |theta(t)| <= s e^{Gamma(t)}
+        CHECK(std::sqrt(a * a + w[0] * w[0] + w[1] * w[1]) <= s0 * std::exp(gn * (tt + h)) * (1 + 1e-9));
+    }
+    CHECK(a < 0);
+    CHECK(min_after >= -1e-3 * 1e-3 * 10);  // chattering of size O(h |a| |D| |x_1|)
+}
+
+// ---- the verifier's case-file errors --------------------------------------------------------
+
+#ifdef BF_THEOREM2_EXE
+namespace {
+struct RunResult {
+    int rc;
+    std::string err;
+};
+RunResult run_verifier(const std::string& toml_text, const std::string& name) {
+    const std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+    const std::string file = dir + "/" + name;
+    const std::string errf = file + ".stderr";
+    {
+        std::ofstream f(file);
+        f << toml_text;
+    }
+    const std::string cmd = std::string(BF_THEOREM2_EXE) + " --case " + file + " --out " + file + ".out --quiet 2> " + errf + " > /dev/null";
+    const int st = std::system(cmd.c_str());
+    std::ifstream e(errf);
+    std::stringstream ss;
+    ss << e.rdbuf();
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, ss.str()};
+}
+const char* kGood =
+    "verifier = \"bf/theorem2_three_point\"\n"
+    "expect = \"certified\"\n"
+    "x = [[\"-0.95\", \"1.05\"], [\"0.05\", \"0.98\"], [\"0.92\", \"1.03\"]]\n"
+    "y = [\"1.05\", \"0.08\", \"1.1\"]\n"
+    "hypotheses = \"assumption3\"\n"
+    "seed = 2\n"
+    "lambda = \"1e-3\"\n";
+}  // namespace
+
+TEST_CASE("a theorem2_three_point case without the horizon T exits 3 naming the file and the key", "[bf_t2]") {
+    const auto r = run_verifier(std::string(kGood) + "m = 100\n", "bf_t2_missing_T.toml");
+    CHECK(r.rc == 3);
+    CHECK(r.err.find("bf_t2_missing_T.toml") != std::string::npos);
+    CHECK(r.err.find("'T'") != std::string::npos);
+}
+
+TEST_CASE("a theorem2_three_point case with a malformed number exits 3 naming file, line and key", "[bf_t2]") {
+    const auto r = run_verifier(std::string(kGood) + "m = 100\nT = \"eleven\"\n", "bf_t2_bad_T.toml");
+    CHECK(r.rc == 3);
+    CHECK(r.err.find("bf_t2_bad_T.toml:9") != std::string::npos);
+    CHECK(r.err.find("'T'") != std::string::npos);
+    const auto n = run_verifier(std::string(kGood) + "m = \"100\"\nT = \"11\"\n", "bf_t2_bad_m.toml");
+    CHECK(n.rc == 3);
+    CHECK(n.err.find("bf_t2_bad_m.toml:8") != std::string::npos);
+    CHECK(n.err.find("'m'") != std::string::npos);
+}
+#endif
