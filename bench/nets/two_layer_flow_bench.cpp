@@ -71,7 +71,7 @@ double plain_gd_seconds(const TwoLayerModel<IntervalD>& model, const TwoLayerPar
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: %s flow|gd M THREADS [T_END|ITERATIONS] [LAMBDA] [ORDER]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s flow|gd M THREADS [T_END|ITERATIONS] [LAMBDA] [ORDER] [cross|nocross] [park|nopark]\n", argv[0]);
         return 3;
     }
     const std::string mode = argv[1];
@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
         o.store_tube = false;
         if (argc > 6) o.order = std::atoi(argv[6]);
         if (argc > 7) o.transversal_crossings = std::string(argv[7]) != "nocross";
+        if (argc > 8) o.park_neurons = std::string(argv[8]) != "nopark";
         const FlowResult r = integrate_gradient_flow(model, init.theta, o);
         const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         double wmax = 0, relmax = 0;
@@ -100,9 +101,9 @@ int main(int argc, char** argv) {
             if (mg > 0) relmax = std::max(relmax, width(r.state.a[j]) / mg);
         }
         std::printf("flow m=%zu threads=%d status=%s t=%.4g wall=%.3fs steps=%zu rejected=%zu hull_neuron_steps=%zu "
-                    "hull_substeps=%zu crossings=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g hull_phase=%.2fs/%.2fs %s\n",
+                    "hull_substeps=%zu crossings=%zu parked_neuron_steps=%zu parked=%zu frozen=%zu h=[%.3g,%.3g] max_width_a=%.3g max_rel_width_a=%.3g hull_phase=%.2fs/%.2fs %s\n",
                     m, threads, to_string(r.status).c_str(), r.t_reached, sec, r.stats.steps, r.stats.rejected_steps,
-                    r.stats.hull_neuron_steps, r.stats.hull_substeps, r.stats.transversal_crossings, r.stats.frozen_neurons, r.stats.h_smallest,
+                    r.stats.hull_neuron_steps, r.stats.hull_substeps, r.stats.transversal_crossings, r.stats.parked_neuron_steps, r.stats.parked_neurons, r.stats.frozen_neurons, r.stats.h_smallest,
                     r.stats.h_largest, wmax, relmax, r.stats.wall_hull_phase, r.stats.wall_total, r.reason.c_str());
         const auto out = outputs(model, r.state);
         for (std::size_t k = 0; k < out.size(); ++k) std::printf("  h(x_%zu) in %s\n", k, to_string(out[k], 10).c_str());

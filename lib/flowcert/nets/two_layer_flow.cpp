@@ -243,7 +243,8 @@ struct StepOutcome {
     StepFail fail = StepFail::none;
     std::string reason;
     double h_suggest = 0;
-    std::size_t smooth = 0, hull = 0, frozen = 0, hull_substeps = 0, validation_iterations = 0, crossings = 0;
+    std::size_t smooth = 0, hull = 0, frozen = 0, parked = 0, hull_substeps = 0, validation_iterations = 0,
+                crossings = 0;
     double wall_hull = 0;
 };
 
@@ -263,6 +264,11 @@ public:
         tube_.resize(N);
         hull_sub_.resize(pb.m);
         crossings_.resize(pb.m);
+        park_.on.assign(pb.m, 0);
+        park_.k.assign(pb.m, 0);
+        park_.box.resize(N);
+        park_.z.assign(pb.m, 0.0);
+        tpark_ = park_;
     }
 
     // One step [t0, t1] from the state X (m * S boxes). On success fills end_ and tube_.
@@ -270,6 +276,10 @@ public:
 
     const std::vector<I>& end() const { return end_; }
     const std::vector<I>& tube() const { return tube_; }
+    // The parking decisions of the last successful step attempt become the committed ones (called
+    // after every accepted step; a rejected attempt leaves the committed parking untouched).
+    void accept() { park_ = tpark_; }
+    const std::vector<char>& parked() const { return park_.on; }
 
 private:
     const Problem& pb_;
@@ -283,7 +293,7 @@ private:
     std::vector<I> newr_;
     std::vector<char> newr_ok_;
     std::vector<unsigned char> code_;  // activation code per (j, k) on N_j
-    std::vector<unsigned char> kind_;  // 0 smooth, 1 hull, 2 frozen
+    std::vector<unsigned char> kind_;  // 0 smooth, 1 hull, 2 frozen, 3 parked
     std::vector<std::uint32_t> pattern_;
     std::vector<std::uint64_t> pattern_keys_;
     std::vector<I> K_;          // hull-neuron residual contributions (constants over B_j)
@@ -292,9 +302,23 @@ private:
     std::vector<I> Gpoly_;      // recurrence: per pattern sums
     std::vector<I> end_, tube_;
     std::vector<std::size_t> hull_sub_, crossings_;
+    // Parked neurons (docs/nonsmooth-flow.md, section 4c): neuron j sits on the kink of sample
+    // k[j]; box = its anchored box P_j (valid from the anchor time on while a_j r_k > 0 stays
+    // certain); sigma(<w_j, x_k>) lies in [0, z[j]] on its reachable set and sigma(<w_j, x_l>) = 0
+    // for l != k. park_: committed (accepted steps); tpark_: the current step attempt.
+    struct Park {
+        std::vector<char> on;
+        std::vector<std::uint32_t> k;
+        std::vector<I> box;
+        std::vector<double> z;
+    };
+    Park park_, tpark_;
+    bool try_park(std::size_t j, const std::vector<I>& X);
+    bool park_sign_holds(std::size_t j) const;
 
     bool apriori_neuron(std::size_t j, const std::vector<I>& X);
-    void residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out);
+    void residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out) { residual_of(B_, frozen, out); }
+    void residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out);
     void recurrence(const std::vector<I>& X, std::size_t U);
     void residual_tm(std::size_t U);
     bool hull_neuron(std::size_t j, const std::vector<I>& X);
@@ -337,8 +361,9 @@ bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
     return false;
 }
 
-// out_k encloses l'_k = h(x_k) - y_k for every theta in the product of the boxes B_j (frozen: exact X).
-void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& out) {
+// out_k encloses l'_k = h(x_k) - y_k for every theta in the product of the boxes (frozen: exact X;
+// parked: their anchored reachable set, section 4c).
+void Engine::residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out) {
     const std::size_t n = pb_.n, S = pb_.S, C = pb_.chunks();
     std::vector<I> partial(C * n, I(0));
     parallel_for(C, pb_.threads, [&](std::size_t ch) {
@@ -348,7 +373,12 @@ void Engine::residual_of_boxes(const std::vector<char>& frozen, std::vector<I>& 
         for (std::size_t k = 0; k < n; ++k) acc[k] = I(0);
         for (std::size_t j = j0; j < j1; ++j) {
             if (frozen[j]) continue;  // ReLU certainly inactive everywhere: contributes exactly 0
-            const I* B = &B_[j * S];
+            if (tpark_.on[j]) {
+                // parked: a sigma(z_k) in a * [0, z^+_A] on sample k, exactly 0 elsewhere (section 4c)
+                acc[tpark_.k[j]] += tpark_.box[j * S + pb_.d] * I::bounds(0.0, tpark_.z[j]);
+                continue;
+            }
+            const I* B = &boxes[j * S];
             for (std::size_t k = 0; k < n; ++k) {
                 const I* xk = &pb_.x[k * pb_.d];
                 I z = B[0] * xk[0];
@@ -870,6 +900,82 @@ bool Engine::hull_neuron(std::size_t j, const std::vector<I>& X) {
     return true;
 }
 
+// ---- parked neurons (docs/nonsmooth-flow.md, section 4c) ----------------------------------
+// ReLU (gamma = 0), c > 0. Neuron j with anchor box A = X_j (its enclosure at the anchor time t_A)
+// is parked on the kink of sample k when on A: sign(a) is certain (i), z_k = <w, x_k> is
+// undecided (straddles 0, or is <= 0 without being certainly < 0), and every other z_l is
+// certainly < 0. While (i), (ii) [z_l < 0 for l != k] and (iii) [a r_k > 0] hold, the Clarke
+// field is w' = -c a r_k eta_k x_k (eta_k = 1 for z_k > 0, 0 for z_k < 0, [0, 1] at 0) and
+// a' = -c r_k z_k^+ [BF2025, eq. (6)], so w(t) = w_A + mu(t) x_k with mu non-increasing,
+// z_k(t) = z_A + mu |x_k|^2 never goes below min(z_A, 0): mu in [-z_A^+/|x_k|^2, 0]; |a| is
+// non-increasing and |a(t) - a_A| <= Q / beta with Q = (z_A^+)^2 / (2 |x_k|^2), beta < alpha = min |a_A|,
+// beta (alpha - beta) > Q (first exit: |a| > beta throughout). The enclosure is time independent;
+// (ii) and (i) are checked here on the reachable set, (iii) per step (park_sign_holds).
+bool Engine::try_park(std::size_t j, const std::vector<I>& X) {
+    const std::size_t S = pb_.S, n = pb_.n, d = pb_.d;
+    const I* A = &X[j * S];
+    const I& a = A[d];
+    const bool pos = certainly_positive(a);
+    if (!pos && !certainly_negative(a)) return false;  // (i) on the anchor
+    std::array<I, 32> zA;
+    std::size_t kk = n;
+    for (std::size_t k = 0; k < n; ++k) {
+        I z = A[0] * pb_.x[k * d];
+        for (std::size_t i = 1; i < d; ++i) z += A[i] * pb_.x[k * d + i];
+        zA[k] = z;
+        const int code = sign_code(z);
+        if (code == 0) return false;  // certainly active on some sample: not parked
+        if (code == 2) {
+            if (kk != n) return false;  // undecided on two samples
+            kk = k;
+        }
+    }
+    if (kk == n) return false;  // certainly inactive everywhere: frozen, not parked
+    const I* xk = &pb_.x[kk * d];
+    I xx = sqr(xk[0]);
+    for (std::size_t i = 1; i < d; ++i) xx += sqr(xk[i]);  // |x_k|^2
+    if (!certainly_positive(xx)) return false;
+    const double Zu = std::max(zA[kk].upper(), 0.0);  // >= z_A^+ for every point of A
+    const I Z = I::exact(Zu);
+    const I mu = I::bounds((-(Z / xx)).lower(), 0.0);  // mu(t) in [-z_A^+/|x_k|^2, 0]
+    // (ii) on the reachable set {w_A + mu x_k}: <w_A, x_l> + mu <x_k, x_l> < 0 for every l != k.
+    for (std::size_t l = 0; l < n; ++l) {
+        if (l == kk) continue;
+        I xkl = xk[0] * pb_.x[l * d];
+        for (std::size_t i = 1; i < d; ++i) xkl += xk[i] * pb_.x[l * d + i];
+        if (!certainly_negative(zA[l] + mu * xkl)) return false;
+    }
+    // |a(t) - a_A| <= Delta: int |a'| = int z_k^+ |mu'| / |a| <= Q / beta.
+    double Delta = 0;
+    if (Zu > 0) {
+        const I Q = sqr(Z) / (I(2) * xx);
+        const I alpha = I::exact(mig(a));
+        const double beta = (alpha - I(2) * Q / alpha).lower();
+        if (!(beta > 0)) return false;
+        const I b = I::exact(beta);
+        if (!certainly_less(Q, b * (alpha - b))) return false;  // strict: the first-exit argument
+        Delta = (Q / b).upper();
+    }
+    std::array<I, 17> P;
+    if (S > P.size()) return false;
+    for (std::size_t i = 0; i < d; ++i) P[i] = A[i] + mu * xk[i];
+    P[d] = pos ? a + I::bounds(-Delta, 0.0) : a + I::bounds(0.0, Delta);  // |a| shrinks
+    if (pos ? !certainly_positive(P[d]) : !certainly_negative(P[d])) return false;  // (i) on the box
+    for (std::size_t i = 0; i < S; ++i) tpark_.box[j * S + i] = P[i];
+    tpark_.on[j] = 1;
+    tpark_.k[j] = static_cast<std::uint32_t>(kk);
+    tpark_.z[j] = Zu;
+    return true;
+}
+
+// (iii): a r_k > 0 for every a in the parked box and every r_k in R_k (the caller puts the residual
+// enclosure to check in R_: the state residual at t0 as a filter, the tight-tube residual Rn on the step).
+bool Engine::park_sign_holds(std::size_t j) const {
+    const I& a = tpark_.box[j * pb_.S + pb_.d];
+    const I& r = R_[tpark_.k[j]];
+    return certainly_positive(a) ? certainly_positive(r) : (certainly_negative(a) && certainly_negative(r));
+}
+
 StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {
     StepOutcome out;
     const std::size_t m = pb_.m, S = pb_.S, n = pb_.n, d = pb_.d;
@@ -894,42 +1000,88 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
         if (frozen[j])
             for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = N_[j * S + i] = X[j * S + i];
 
-    // (i) a priori enclosure: per-neuron Picard boxes with R fixed, R grown until it contains
-    // the residuals of all boxes.
+    // (v) parking (section 4c): committed parked neurons keep their anchors (their state X_j is
+    // their anchored box); neurons newly on a kink are parked with anchor X_j. Per neuron only.
+    tpark_ = park_;
     for (std::size_t j = 0; j < m; ++j)
-        if (!frozen[j])
-            for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = X[j * S + i];
-    residual_of_boxes(frozen, R_);
-    for (auto& r : R_) r = widen(r, 0.1, 1e-300);
+        if (frozen[j]) tpark_.on[j] = 0;
+    if (opt_.park_neurons && pb_.gamma_zero && certainly_positive(pb_.c)) {
+        // Residual at t0 (collective; the state boxes, parked neurons by their anchored sets):
+        // a candidate whose a r_k is not certainly positive at t0 would fail (iii) on the step anyway
+        // (a filter only: it saves redoing the a priori phase).
+        std::vector<I> R0;
+        residual_of(X, frozen, R0);
+        const std::vector<I> Rsave = R_;
+        R_ = R0;
+        for (std::size_t j = 0; j < m; ++j) {
+            if (frozen[j] || tpark_.on[j] || !try_park(j, X)) continue;
+            if (!park_sign_holds(j)) tpark_.on[j] = 0;
+        }
+        R_ = Rsave;
+    }
+
+    // (i) a priori enclosure: per-neuron Picard boxes with R fixed, R grown until it contains
+    // the residuals of all boxes. Parked neurons: B_j = N_j = anchored box, valid on the step as
+    // long as (iii) holds on R (checked below; a neuron failing it is unparked and the a priori
+    // phase is redone, collectively).
     bool coupled = false;
-    std::vector<I> Rb;
-    for (int outer = 0; outer < 12 && !coupled; ++outer) {
-        std::vector<char> okv(m, 1);
-        parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
-            const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
-            for (std::size_t j = j0; j < j1; ++j)
-                if (!frozen[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
-        });
-        const auto bad = std::find(okv.begin(), okv.end(), 0);
-        if (!pb_.all(bad == okv.end())) {  // collective: every process rejects the step
-            out.fail = StepFail::apriori;
-            out.reason = bad != okv.end() ? "a priori enclosure of neuron " +
-                                                pb_.neuron_name(static_cast<std::size_t>(bad - okv.begin())) +
-                                                " failed (Picard inclusion)"
-                                          : "a priori enclosure failed on another process (Picard inclusion)";
+    for (;;) {
+        for (std::size_t j = 0; j < m; ++j) {
+            if (frozen[j]) continue;
+            const I* src = tpark_.on[j] ? &tpark_.box[j * S] : &X[j * S];
+            for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = N_[j * S + i] = src[i];
+        }
+        residual_of_boxes(frozen, R_);
+        for (auto& r : R_) r = widen(r, 0.1, 1e-300);
+        coupled = false;
+        std::vector<I> Rb;
+        for (int outer = 0; outer < 12 && !coupled; ++outer) {
+            std::vector<char> okv(m, 1);
+            parallel_for(pb_.chunks(), pb_.threads, [&](std::size_t ch) {
+                const std::size_t j0 = ch * kChunk, j1 = std::min(m, j0 + kChunk);
+                for (std::size_t j = j0; j < j1; ++j)
+                    if (!frozen[j] && !tpark_.on[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
+            });
+            const auto bad = std::find(okv.begin(), okv.end(), 0);
+            if (!pb_.all(bad == okv.end())) {  // collective: every process rejects the step
+                out.fail = StepFail::apriori;
+                out.reason = bad != okv.end() ? "a priori enclosure of neuron " +
+                                                    pb_.neuron_name(static_cast<std::size_t>(bad - okv.begin())) +
+                                                    " failed (Picard inclusion)"
+                                              : "a priori enclosure failed on another process (Picard inclusion)";
+                return out;
+            }
+            residual_of_boxes(frozen, Rb);
+            coupled = true;
+            for (std::size_t k = 0; k < n; ++k)
+                if (!subset(Rb[k], R_[k])) coupled = false;
+            if (!coupled)
+                for (std::size_t k = 0; k < n; ++k) R_[k] = widen(hull(R_[k], Rb[k]), 0.2, 1e-300);
+        }
+        if (!coupled) {
+            out.fail = StepFail::apriori_coupling;
+            out.reason = "a priori residual enclosure not consistent with the neuron boxes";
             return out;
         }
-        residual_of_boxes(frozen, Rb);
-        coupled = true;
-        for (std::size_t k = 0; k < n; ++k)
-            if (!subset(Rb[k], R_[k])) coupled = false;
-        if (!coupled)
-            for (std::size_t k = 0; k < n; ++k) R_[k] = widen(hull(R_[k], Rb[k]), 0.2, 1e-300);
-    }
-    if (!coupled) {
-        out.fail = StepFail::apriori_coupling;
-        out.reason = "a priori residual enclosure not consistent with the neuron boxes";
-        return out;
+        // Parking condition (iii), a r_k > 0 on the step, for every parked neuron, checked on the
+        // residual Rn of the tight tube (N_j for the others, the anchored set for parked neurons):
+        // on [0, t*] (first exit from prod B_j) every solution has theta_j in N_j, so r is in Rn,
+        // and Rn strictly signed carries the sign past t* by continuity (section 4c). Neurons
+        // failing it are unparked (they continue from their anchored box, a valid enclosure at t0)
+        // and the a priori phase is redone.
+        std::vector<I> Rn;
+        residual_of(N_, frozen, Rn);
+        std::swap(R_, Rn);
+        std::vector<char> fail(m, 0);
+        for (std::size_t j = 0; j < m; ++j) fail[j] = tpark_.on[j] && !park_sign_holds(j);
+        std::swap(R_, Rn);
+        bool unparked = false;
+        for (std::size_t j = 0; j < m; ++j)
+            if (fail[j]) {
+                tpark_.on[j] = 0;
+                unparked = true;
+            }
+        if (pb_.all(!unparked)) break;  // collective: if any process unparked, all redo the a priori phase
     }
 
     // (iii) classification on the step tube N_j.
@@ -939,6 +1091,11 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
         if (frozen[j]) {
             kind_[j] = 2;
             ++out.frozen;
+            continue;
+        }
+        if (tpark_.on[j]) {
+            kind_[j] = 3;
+            ++out.parked;
             continue;
         }
         std::uint64_t key = 0;
@@ -988,9 +1145,14 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
             for (std::size_t k = 0; k < n; ++k) key |= static_cast<std::uint64_t>(code_[j * n + k]) << (2 * k);
             pattern_[j] = pat[key];
         }
-    // hull neurons enter the residual models as constants over their Picard boxes B_j
+    // hull neurons enter the residual models as constants over their Picard boxes B_j, parked
+    // neurons as a * [0, z^+_A] on their sample (section 4c)
     K_.assign(n, I(0));
     for (std::size_t j = 0; j < m; ++j) {
+        if (kind_[j] == 3) {
+            K_[tpark_.k[j]] += tpark_.box[j * S + d] * I::bounds(0.0, tpark_.z[j]);
+            continue;
+        }
         if (kind_[j] != 1) continue;
         const I* B = &B_[j * S];
         for (std::size_t k = 0; k < n; ++k) {
@@ -1074,6 +1236,10 @@ StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, dou
     for (std::size_t j = 0; j < m; ++j) {
         if (kind_[j] == 2) {
             for (std::size_t i = 0; i < S; ++i) end_[j * S + i] = tube_[j * S + i] = X[j * S + i];
+            continue;
+        }
+        if (kind_[j] == 3) {  // parked: the anchored box, for every t while (iii) holds
+            for (std::size_t i = 0; i < S; ++i) end_[j * S + i] = tube_[j * S + i] = tpark_.box[j * S + i];
             continue;
         }
         if (kind_[j] != 0) continue;
@@ -1253,9 +1419,11 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
                 continue;
             }
             X = engine.end();
+            engine.accept();
             ++res.stats.steps;
             res.stats.smooth_neuron_steps += so.smooth;
             res.stats.hull_neuron_steps += so.hull;
+            res.stats.parked_neuron_steps += so.parked;
             res.stats.hull_substeps += so.hull_substeps;
             res.stats.transversal_crossings += so.crossings;
             res.stats.wall_hull_phase += so.wall_hull;
@@ -1272,6 +1440,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
                 st.smooth = so.smooth;
                 st.hull = so.hull;
                 st.frozen = so.frozen;
+                st.parked = so.parked;
                 st.hull_substeps = so.hull_substeps;
                 st.crossings = so.crossings;
                 if (observer) observer(st);
@@ -1298,6 +1467,9 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     res.frozen.assign(theta0.m, 0);
     std::copy(frozen_local.begin(), frozen_local.end(), res.frozen.begin() + static_cast<std::ptrdiff_t>(jb));
     res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
+    res.parked.assign(theta0.m, 0);
+    std::copy(engine.parked().begin(), engine.parked().end(), res.parked.begin() + static_cast<std::ptrdiff_t>(jb));
+    res.stats.parked_neurons = static_cast<std::size_t>(std::count(res.parked.begin(), res.parked.end(), 1));
     return res;
 }
 
@@ -1329,14 +1501,18 @@ void gather_flow_result(FlowResult& res, const FlowPartition& part) {
     push(res.stats.hull_neuron_steps);
     push(res.stats.hull_substeps);
     push(res.stats.transversal_crossings);
+    push(res.stats.parked_neuron_steps);
     for (const auto& st : res.tube) {
         push(st.smooth);
         push(st.hull);
         push(st.frozen);
+        push(st.parked);
         push(st.hull_substeps);
         push(st.crossings);
     }
     for (char f : res.frozen) push(f ? 1 : 0);
+    res.parked.resize(res.frozen.size(), 0);
+    for (char f : res.parked) push(f ? 1 : 0);
     part.allreduce_sum(v);
     std::size_t q = 0;
     auto pop = [&] { return static_cast<std::size_t>(v[q++].lower()); };
@@ -1344,15 +1520,19 @@ void gather_flow_result(FlowResult& res, const FlowPartition& part) {
     res.stats.hull_neuron_steps = pop();
     res.stats.hull_substeps = pop();
     res.stats.transversal_crossings = pop();
+    res.stats.parked_neuron_steps = pop();
     for (auto& st : res.tube) {
         st.smooth = pop();
         st.hull = pop();
         st.frozen = pop();
+        st.parked = pop();
         st.hull_substeps = pop();
         st.crossings = pop();
     }
     for (auto& f : res.frozen) f = pop() != 0 ? 1 : 0;
+    for (auto& f : res.parked) f = pop() != 0 ? 1 : 0;
     res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
+    res.stats.parked_neurons = static_cast<std::size_t>(std::count(res.parked.begin(), res.parked.end(), 1));
     res.owned_begin = 0;
     res.owned_end = res.state.m;
 }

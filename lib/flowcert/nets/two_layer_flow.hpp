@@ -16,6 +16,12 @@
 //   4. hull neurons: per-neuron adaptive sub-steps driven by the validated residual Taylor
 //      model (bisection towards the switching time, first-order hull steps only where a sign is
 //      undecided).
+//   5. parked neurons (park_neurons, ReLU only): a neuron sitting on the kink <w_j, x_k> = 0 of
+//      one sample k, certainly inactive on every other sample, with a_j r_k > 0 (the field pushes
+//      <w_j, x_k> down to 0), has the time-independent enclosure
+//          w in w_A + [-z_A^+ / |x_k|^2, 0] x_k,  |a| in |a_A| - [0, Delta]
+//      computed once from its box at the anchor time t_A; it needs neither Taylor model nor
+//      hull sub-steps while the sign of r_k stays certain (docs/nonsmooth-flow.md, section 4c).
 // The balancedness invariant a_j^2 - |w_j|^2 [BF2025, Lemma 1] is never used.
 // The argument is written out in docs/nonsmooth-flow.md.
 //
@@ -90,6 +96,10 @@ struct FlowOptions {
     // old-pattern model, new-pattern model, jump of the field times the crossing-time width
     // (issue 8, item 2(b); docs/nonsmooth-flow.md). false: bisection + Clarke-hull steps only.
     bool transversal_crossings = true;
+    // ReLU (gamma = 0) only: neurons parked on the kink of one sample (see step 5 above and
+    // docs/nonsmooth-flow.md, section 4c) keep the anchored time-independent box instead of
+    // first-order hull sub-steps. false: every such neuron is a hull neuron.
+    bool park_neurons = true;
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
 };
@@ -99,6 +109,7 @@ struct FlowStep {
     double t0 = 0, t1 = 0;
     TwoLayerParams<IntervalD> tube;
     std::size_t smooth = 0, hull = 0, frozen = 0;  // neuron classification on this step
+    std::size_t parked = 0;                         // parked neurons (tube = anchored box)
     std::size_t hull_substeps = 0;
     std::size_t crossings = 0;  // transversal crossings stepped through (hull neurons' sub-steps)
 };
@@ -112,6 +123,8 @@ struct FlowStats {
     std::size_t steps = 0, rejected_steps = 0;
     std::size_t smooth_neuron_steps = 0, hull_neuron_steps = 0, hull_substeps = 0;
     std::size_t frozen_neurons = 0;   // at the end
+    std::size_t parked_neuron_steps = 0;  // (neuron, step) pairs with the neuron parked
+    std::size_t parked_neurons = 0;       // parked at the end
     std::size_t transversal_crossings = 0;
     double h_smallest = 0, h_largest = 0;
     // Wall-clock seconds (diagnostics only, never used in a decision): whole run, and the
@@ -125,8 +138,8 @@ struct FlowStats {
 // enclosures ONLY for its owned neurons [owned_begin, owned_end): in `state`, `snapshots`, `tube`
 // and `frozen`; the other neurons keep their initial boxes theta0 (state, snapshots, tube) and
 // frozen = 0, which are NOT enclosures of the solution at later times. The neuron counts in
-// `stats` (smooth/hull neuron-steps, hull sub-steps, frozen) and in every FlowStep are those of the
-// owned neurons; status, t_reached, step times, steps, rejected_steps and validation_iterations are
+// `stats` (smooth/hull/parked neuron-steps, hull sub-steps, frozen, parked) and in every FlowStep are
+// those of the owned neurons (`parked` flags likewise); status, t_reached, step times, steps, rejected_steps and validation_iterations are
 // global (identical on every process). `gather_flow_result` makes everything global.
 struct FlowResult {
     FlowStatus status = FlowStatus::not_run;
@@ -134,6 +147,7 @@ struct FlowResult {
     double t_reached = 0;              // the tube is valid on [0, t_reached]
     TwoLayerParams<IntervalD> state;   // enclosure at t_reached
     std::vector<char> frozen;          // neuron frozen (exactly constant) from some time on
+    std::vector<char> parked;          // neuron parked on a kink at t_reached (state = anchored box)
     std::vector<FlowStep> tube;        // when options.store_tube
     std::vector<FlowSnapshot> snapshots;
     FlowStats stats;
@@ -153,7 +167,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
 // the neurons outside [begin, end) of `params` by their owners' values. Exact: each entry is its
 // owner's enclosure plus exact zeros from the other processes. No-op without a partition.
 void gather_owned(TwoLayerParams<IntervalD>& params, const FlowPartition& partition);
-// Collective: gathers state, snapshots, every stored tube step, frozen flags and the neuron counts
+// Collective: gathers state, snapshots, every stored tube step, frozen and parked flags and the neuron counts
 // of stats and steps, so that every process holds the single-process form of the result (the
 // per-neuron enclosures are the owners'; they equal the single-process ones up to the rounding of
 // the residual sums, which are summed per process and then across processes).
