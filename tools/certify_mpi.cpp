@@ -22,6 +22,7 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -114,10 +115,15 @@ std::string format_double(double v) {
 volatile std::sig_atomic_t g_signal = 0;
 extern "C" void on_termination_signal(int s) { g_signal = s; }
 
-// Longest expected first [Graham 1969, LPT rule]: cases timed in the previous run's summary.json
-// by that time; cases never timed but labelled slow before all of them; the rest after, in
-// case-file order.
-std::vector<std::size_t> longest_expected_first(const std::vector<CaseOutcome>& outs, const fs::path& out_dir) {
+// Expected cost of each case, for the longest-expected-first order [Graham 1969, LPT rule]: cases
+// timed in the previous run's summary.json by that time; cases never timed but labelled slow
+// before all of them; the rest after, in case-file order.
+struct Expected {
+    int cls = 0;  // 2: slow and never timed, 1: timed, 0: neither
+    double t = 0;
+};
+
+std::vector<Expected> expected_costs(const std::vector<CaseOutcome>& outs, const fs::path& out_dir) {
     std::map<std::string, double> previous;
     try {
         const fs::path summary = out_dir / "summary.json";
@@ -127,20 +133,15 @@ std::vector<std::size_t> longest_expected_first(const std::vector<CaseOutcome>& 
     } catch (const std::exception&) {
         previous.clear();  // no usable estimate: fall back to labels
     }
-    struct Key {
-        int cls;  // 2: slow and never timed, 1: timed, 0: neither
-        double t;
-        std::size_t i;
-    };
-    std::vector<Key> keys;
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-        Key k{0, 0, i};
-        if (auto it = previous.find(outs[i].rel); it != previous.end() && it->second > 0) {
+    std::vector<Expected> keys;
+    for (const auto& o : outs) {
+        Expected k;
+        if (auto it = previous.find(o.rel); it != previous.end() && it->second > 0) {
             k.cls = 1;
             k.t = it->second;
         } else {
             try {
-                const auto h = cert::read_case_header(outs[i].file);
+                const auto h = cert::read_case_header(o.file);
                 if (std::find(h.labels.begin(), h.labels.end(), "slow") != h.labels.end()) k.cls = 2;
             } catch (const std::exception&) {
                 // a bad case file is reported when it runs
@@ -148,12 +149,19 @@ std::vector<std::size_t> longest_expected_first(const std::vector<CaseOutcome>& 
         }
         keys.push_back(k);
     }
-    std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-        return a.cls != b.cls ? a.cls > b.cls : a.t > b.t;
-    });
-    std::vector<std::size_t> order;
-    for (const auto& k : keys) order.push_back(k.i);
-    return order;
+    return keys;
+}
+
+// "k, k + P, k + 2P, ..." below count: part k of P of a sweep (cheap and expensive points mix).
+std::string interleaved_points(std::size_t k, std::size_t parts, std::size_t count) {
+    std::string s;
+    for (std::size_t i = k; i < count; i += parts) s += (s.empty() ? "" : ",") + std::to_string(i);
+    return s;
+}
+
+// Where rank r's verifier writes part k of case rel before the bytes go to rank 0.
+fs::path scratch_part(const fs::path& out_dir, int rank, const std::string& rel, const std::string& part) {
+    return out_dir / ".sweep" / ("rank" + std::to_string(rank)) / (rel + ".part" + part + ".json");
 }
 
 }  // namespace
@@ -181,6 +189,8 @@ int MpiCertify::serve(const fs::path& out_dir, const MpiCertifyHooks& hooks) {
     struct Running {
         std::string index;
         CaseOutcome outcome;
+        std::string points, part;  // a sweep part if points is not empty
+        SweepPartResult part_result;
         std::atomic<bool> done{false};
         std::thread thread;
     };
@@ -198,14 +208,17 @@ int MpiCertify::serve(const fs::path& out_dir, const MpiCertifyHooks& hooks) {
             if (st.MPI_TAG == tag_stop) {
                 stopping = true;
             } else {
-                const auto parts = unpack(bytes);  // index, rel, file
-                if (parts.size() != 3) throw std::runtime_error("malformed work message from rank 0");
+                const auto parts = unpack(bytes);  // index, rel, file, points, part number
+                if (parts.size() != 5) throw std::runtime_error("malformed work message from rank 0");
                 Running& r = running.emplace_back();
                 r.index = parts[0];
                 r.outcome.rel = parts[1];
                 r.outcome.file = parts[2];
-                r.thread = std::thread([&r, &hooks] {
-                    hooks.run_case(r.outcome);
+                r.points = parts[3];
+                r.part = parts[4];
+                r.thread = std::thread([&r, &hooks, &out_dir, this] {
+                    if (r.points.empty()) hooks.run_case(r.outcome);
+                    else hooks.run_part(r.outcome, r.points, scratch_part(out_dir, rank_, r.outcome.rel, r.part), r.part_result);
                     r.done = true;
                 });
             }
@@ -218,6 +231,19 @@ int MpiCertify::serve(const fs::path& out_dir, const MpiCertifyHooks& hooks) {
             idle = false;
             it->thread.join();
             const CaseOutcome& o = it->outcome;
+            if (!it->points.empty()) {
+                // a sweep part: its status and the part file's bytes (removed here once sent)
+                const SweepPartResult& p = it->part_result;
+                const fs::path f = scratch_part(out_dir, rank_, o.rel, it->part);
+                std::string content;
+                std::error_code ec;
+                if (p.ok && fs::is_regular_file(f, ec)) content = read_all(f);
+                send_bytes(pack({it->index, p.ok ? "" : p.verdict, p.message, format_double(p.wall_time), content}), 0,
+                           tag_result);
+                fs::remove(f, ec);
+                it = running.erase(it);
+                continue;
+            }
             std::vector<std::string> parts{it->index,       o.verifier, o.expect, o.verdict, o.message,
                                            format_double(o.wall_time), o.report ? "1" : "0"};
             for (const char* ext : kReportExtensions) {
@@ -243,12 +269,62 @@ int MpiCertify::serve(const fs::path& out_dir, const MpiCertifyHooks& hooks) {
 }
 
 void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_dir, unsigned jobs,
-                            const MpiCertifyHooks& hooks) {
+                            const MpiCertifyHooks& hooks, bool split_sweeps) {
     const std::size_t n = outs.size();
-    const std::vector<std::size_t> order = longest_expected_first(outs, out_dir);
+    const std::vector<Expected> expected = expected_costs(outs, out_dir);
+
+    // Sweep points of every case (rank 0 asks the verifiers, a few at a time); only worth it when
+    // more than one case can run at once.
+    std::vector<std::size_t> counts(n, 0);
+    const std::size_t slots = static_cast<std::size_t>(size_) * jobs;
+    if (split_sweeps && slots > 1 && hooks.sweep_count) {
+        std::atomic<std::size_t> next{0};
+        std::vector<std::thread> probes;
+        for (unsigned t = 0; t < std::min<std::size_t>(4, n); ++t)
+            probes.emplace_back([&] {
+                for (std::size_t i; (i = next++) < n;) counts[i] = hooks.sweep_count(outs[i]);
+            });
+        for (auto& t : probes) t.join();
+    }
+
+    // Work items: whole cases, or the parts of a split sweep.
+    struct Item {
+        std::size_t c;
+        int part = -1;  // -1: the whole case
+        std::string points;
+        Expected cost;
+    };
+    struct Split {
+        std::size_t parts = 0, parts_done = 0;
+        std::vector<fs::path> files;
+        double part_wall = 0;
+        std::string failure_verdict, failure_message;
+    };
+    std::vector<Item> items;
+    std::vector<Split> split(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (counts[i] <= 1) {
+            items.push_back({i, -1, "", expected[i]});
+            continue;
+        }
+        const std::size_t P = std::min(counts[i], 2 * slots);
+        split[i].parts = P;
+        split[i].files.resize(P);
+        for (std::size_t k = 0; k < P; ++k)
+            items.push_back({i, static_cast<int>(k), interleaved_points(k, P, counts[i]),
+                             Expected{expected[i].cls, expected[i].t / static_cast<double>(P)}});
+        std::cout << "  sweep     " << outs[i].rel << ": " << counts[i] << " points in " << P << " parts" << std::endl;
+    }
+    std::vector<std::size_t> order(items.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const Expected &x = items[a].cost, &y = items[b].cost;
+        return x.cls != y.cls ? x.cls > y.cls : x.t > y.t;
+    });
 
     // Nothing stale beside an incomplete index: the selected cases' certificates go first.
-    std::vector<int> on_rank(n, -1);  // rank running case i (-1: not started)
+    std::vector<int> on_rank(items.size(), -1);  // rank running item k (-1: not started)
+    std::vector<char> item_done(items.size(), 0);
     std::vector<char> finished(n, 0);
     for (auto& o : outs) {
         std::error_code ec;
@@ -268,9 +344,18 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
     sigemptyset(&sa.sa_mask);
     for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
 
-    std::mutex mu;  // guards queue, local_done, on_rank of local cases
+    // What rank 0's threads hand to the main loop: a finished item, or a finished merge.
+    struct Done {
+        std::size_t k = 0;       // item (if !merge)
+        bool merge = false;
+        std::size_t c = 0;       // case (if merge)
+        CaseOutcome outcome;     // whole case or merge
+        SweepPartResult part;    // sweep part
+        std::string bytes;       // sweep part file
+    };
+    std::mutex mu;  // guards queue, local_done, on_rank of local items
     std::deque<std::size_t> queue(order.begin(), order.end());
-    std::vector<std::pair<std::size_t, CaseOutcome>> local_done;
+    std::vector<Done> local_done;
 
     auto finish = [&](std::size_t i, CaseOutcome o) {
         o.ok = !o.expect.empty() && o.verdict == o.expect;
@@ -281,42 +366,106 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
         if (done < n) hooks.write_index(outs, banner("run in progress on " + std::to_string(size_) + " MPI ranks"));
     };
 
-    // Rank 0's own slots: threads taking cases from the shared queue (they never call MPI).
+    // The merges run on rank 0 (short: the points are read, not computed), beside its slots.
+    std::vector<std::thread> merges;
+    bool all_merged = true;
+    auto part_finished = [&](std::size_t k, int r, const SweepPartResult& p, const std::string& bytes) {
+        const Item& it = items[k];
+        Split& sp = split[it.c];
+        ++sp.parts_done;
+        sp.part_wall += p.wall_time;
+        if (p.ok) {
+            sp.files[static_cast<std::size_t>(it.part)] =
+                out_dir / ".sweep" / (outs[it.c].rel + ".part" + std::to_string(it.part) + ".json");
+            write_atomic(sp.files[static_cast<std::size_t>(it.part)], bytes);
+        } else if (sp.failure_verdict.empty()) {
+            sp.failure_verdict = p.verdict.empty() ? std::string("CRASHED") : p.verdict;
+            sp.failure_message = "sweep part " + std::to_string(it.part) + " of " + std::to_string(sp.parts) +
+                                 " (points " + it.points.substr(0, 60) + ") on rank " + std::to_string(r) + ": " +
+                                 p.message;
+        }
+        if (sp.parts_done < sp.parts) return;
+        if (!sp.failure_verdict.empty()) {
+            CaseOutcome o = outs[it.c];  // verifier and expect from the sweep-count step
+            o.verdict = sp.failure_verdict;
+            o.message = sp.failure_message;
+            o.wall_time = sp.part_wall;
+            o.report = false;
+            all_merged = false;
+            finish(it.c, std::move(o));
+            return;
+        }
+        const std::size_t c = it.c;
+        merges.emplace_back([&, c] {
+            Done d;
+            d.merge = true;
+            d.c = c;
+            d.outcome.rel = outs[c].rel;
+            d.outcome.file = outs[c].file;
+            hooks.merge(d.outcome, split[c].files);
+            std::lock_guard<std::mutex> lock(mu);
+            local_done.push_back(std::move(d));
+        });
+    };
+    auto merge_finished = [&](std::size_t c, CaseOutcome o) {
+        // the cost of the case is that of its parts (what the next run's schedule should expect)
+        o.wall_time += split[c].part_wall;
+        if (o.report) {
+            std::error_code ec;
+            for (const auto& f : split[c].files) fs::remove(f, ec);
+        } else {
+            all_merged = false;  // parts kept for inspection
+        }
+        finish(c, std::move(o));
+    };
+
+    // Rank 0's own slots: threads taking items from the shared queue (they never call MPI).
     std::vector<std::thread> local;
-    for (unsigned k = 0; k < jobs; ++k)
+    for (unsigned j = 0; j < jobs; ++j)
         local.emplace_back([&] {
             for (;;) {
-                CaseOutcome o;
-                std::size_t i;
+                Done d;
                 {
                     std::lock_guard<std::mutex> lock(mu);
                     if (queue.empty()) return;
-                    i = queue.front();
+                    d.k = queue.front();
                     queue.pop_front();
-                    on_rank[i] = 0;
-                    o.rel = outs[i].rel;
-                    o.file = outs[i].file;
+                    on_rank[d.k] = 0;
+                    d.outcome.rel = outs[items[d.k].c].rel;
+                    d.outcome.file = outs[items[d.k].c].file;
                 }
-                hooks.run_case(o);
+                const Item& it = items[d.k];
+                if (it.part < 0) {
+                    hooks.run_case(d.outcome);
+                } else {
+                    const fs::path f = scratch_part(out_dir, 0, d.outcome.rel, std::to_string(it.part));
+                    hooks.run_part(d.outcome, it.points, f, d.part);
+                    std::error_code ec;
+                    if (d.part.ok && fs::is_regular_file(f, ec)) d.bytes = read_all(f);
+                    fs::remove(f, ec);
+                }
                 std::lock_guard<std::mutex> lock(mu);
-                local_done.emplace_back(i, std::move(o));
+                local_done.push_back(std::move(d));
             }
         });
 
-    // The worker ranks: `jobs` cases in flight each; a result frees a slot.
+    // The worker ranks: `jobs` items in flight each; a result frees a slot.
     std::vector<unsigned> in_flight(static_cast<std::size_t>(size_), 0);
     std::vector<char> stopped(static_cast<std::size_t>(size_), 0);
     auto feed = [&](int r) {
         for (;;) {
-            std::size_t i;
+            std::size_t k;
             {
                 std::lock_guard<std::mutex> lock(mu);
                 if (queue.empty() || in_flight[r] >= jobs) break;
-                i = queue.front();
+                k = queue.front();
                 queue.pop_front();
-                on_rank[i] = r;
+                on_rank[k] = r;
             }
-            send_bytes(pack({std::to_string(i), outs[i].rel, outs[i].file.string()}), r, tag_work);
+            const Item& it = items[k];
+            send_bytes(pack({std::to_string(k), outs[it.c].rel, outs[it.c].file.string(), it.points,
+                             it.part < 0 ? std::string() : std::to_string(it.part)}),
+                       r, tag_work);
             ++in_flight[r];
         }
         if (in_flight[r] == 0 && !stopped[r]) {
@@ -326,20 +475,28 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
     };
     for (int r = 1; r < size_; ++r) feed(r);
 
-    // Keeps what is finished, marks the rest NOT RUN (with the rank that had it) and says so.
+    // Keeps what is finished, marks the rest NOT RUN (with the ranks that had it) and says so.
     auto abandon = [&](const std::string& why) {
         std::string lost;
         {
             std::lock_guard<std::mutex> lock(mu);
+            std::vector<std::set<int>> ranks(n);
+            for (std::size_t k = 0; k < items.size(); ++k)
+                if (on_rank[k] >= 0 && !item_done[k]) ranks[items[k].c].insert(on_rank[k]);
             for (std::size_t i = 0; i < n; ++i) {
                 if (finished[i]) continue;
                 outs[i].verdict = "NOT RUN";
                 outs[i].ok = false;
-                if (on_rank[i] < 0) {
-                    outs[i].message = "never started: the MPI job ended first";
+                outs[i].report = false;
+                if (ranks[i].empty()) {
+                    outs[i].message = split[i].parts_done > 0 ? "sweep parts finished but not merged when the MPI job ended"
+                                                              : "never started: the MPI job ended first";
                 } else {
-                    outs[i].message = "unfinished on rank " + std::to_string(on_rank[i]) + " when the MPI job ended";
-                    lost += "\n    " + outs[i].rel + " (rank " + std::to_string(on_rank[i]) + ")";
+                    std::string rs;
+                    for (int r : ranks[i]) rs += (rs.empty() ? "" : ", ") + std::to_string(r);
+                    outs[i].message = std::string(split[i].parts ? "sweep parts " : "") + "unfinished on rank" +
+                                      (ranks[i].size() > 1 ? "s " : " ") + rs + " when the MPI job ended";
+                    lost += "\n    " + outs[i].rel + " (rank" + (ranks[i].size() > 1 ? "s " : " ") + rs + ")";
                 }
             }
         }
@@ -372,37 +529,60 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
             idle = false;
             const int r = st.MPI_SOURCE;
             const auto parts = unpack(recv_bytes(r, tag_result, st));
-            if (parts.size() < 7 || parts.size() % 2 != 1) throw std::runtime_error("malformed result from rank " + std::to_string(r));
-            const std::size_t i = std::stoull(parts[0]);
-            if (i >= n || on_rank[i] != r || finished[i])
-                throw std::runtime_error("rank " + std::to_string(r) + " returned a case it was not given");
-            CaseOutcome o;
-            o.rel = outs[i].rel;
-            o.file = outs[i].file;
-            o.verifier = parts[1];
-            o.expect = parts[2];
-            o.verdict = parts[3];
-            o.message = parts[4];
-            o.wall_time = std::stod(parts[5]);
-            o.report = parts[6] == "1";
-            for (std::size_t k = 7; k + 1 < parts.size(); k += 2) {
-                if (std::find_if(std::begin(kReportExtensions), std::end(kReportExtensions),
-                                 [&](const char* e) { return parts[k] == e; }) == std::end(kReportExtensions))
-                    throw std::runtime_error("rank " + std::to_string(r) + " sent an unexpected file kind " + parts[k]);
-                write_atomic(out_dir / (o.rel + parts[k]), parts[k + 1]);
-            }
+            if (parts.empty()) throw std::runtime_error("malformed result from rank " + std::to_string(r));
+            const std::size_t k = std::stoull(parts[0]);
+            if (k >= items.size() || on_rank[k] != r || item_done[k])
+                throw std::runtime_error("rank " + std::to_string(r) + " returned work it was not given");
+            item_done[k] = 1;
             --in_flight[r];
-            finish(i, std::move(o));
+            const std::size_t i = items[k].c;
+            if (items[k].part >= 0) {
+                if (parts.size() != 5) throw std::runtime_error("malformed sweep-part result from rank " + std::to_string(r));
+                SweepPartResult p;
+                p.ok = parts[1].empty();
+                p.verdict = parts[1];
+                p.message = parts[2];
+                p.wall_time = std::stod(parts[3]);
+                if (p.ok && parts[4].empty()) {
+                    p.ok = false;
+                    p.verdict = "CRASHED";
+                    p.message = "the part file is missing";
+                }
+                part_finished(k, r, p, parts[4]);
+            } else {
+                if (parts.size() < 7 || parts.size() % 2 != 1)
+                    throw std::runtime_error("malformed result from rank " + std::to_string(r));
+                CaseOutcome o;
+                o.rel = outs[i].rel;
+                o.file = outs[i].file;
+                o.verifier = parts[1];
+                o.expect = parts[2];
+                o.verdict = parts[3];
+                o.message = parts[4];
+                o.wall_time = std::stod(parts[5]);
+                o.report = parts[6] == "1";
+                for (std::size_t q = 7; q + 1 < parts.size(); q += 2) {
+                    if (std::find_if(std::begin(kReportExtensions), std::end(kReportExtensions),
+                                     [&](const char* e) { return parts[q] == e; }) == std::end(kReportExtensions))
+                        throw std::runtime_error("rank " + std::to_string(r) + " sent an unexpected file kind " + parts[q]);
+                    write_atomic(out_dir / (o.rel + parts[q]), parts[q + 1]);
+                }
+                finish(i, std::move(o));
+            }
             feed(r);
         }
-        std::vector<std::pair<std::size_t, CaseOutcome>> mine;
+        std::vector<Done> mine;
         {
             std::lock_guard<std::mutex> lock(mu);
             mine.swap(local_done);
+            for (const auto& d : mine)
+                if (!d.merge) item_done[d.k] = 1;
         }
-        for (auto& [i, o] : mine) {
+        for (auto& d : mine) {
             idle = false;
-            finish(i, std::move(o));
+            if (d.merge) merge_finished(d.c, std::move(d.outcome));
+            else if (items[d.k].part >= 0) part_finished(d.k, 0, d.part, d.bytes);
+            else finish(items[d.k].c, std::move(d.outcome));
         }
         if (idle) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
@@ -412,13 +592,23 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
         MPI_Abort(MPI_COMM_WORLD, cert::exit_code::internal);
     }
     for (auto& t : local) t.join();
+    for (auto& t : merges) t.join();
     for (int r = 1; r < size_; ++r) feed(r);  // every worker has been told to stop by now
     workers_stopped_ = true;
-    std::vector<int> per_rank(static_cast<std::size_t>(size_), 0);
-    for (int r : on_rank) ++per_rank[static_cast<std::size_t>(r)];
+    if (all_merged) {
+        std::error_code ec;
+        fs::remove_all(out_dir / ".sweep", ec);
+    }
+    std::vector<int> per_rank(static_cast<std::size_t>(size_), 0), parts_per_rank(static_cast<std::size_t>(size_), 0);
+    for (std::size_t k = 0; k < items.size(); ++k)
+        if (on_rank[k] >= 0) ++(items[k].part < 0 ? per_rank : parts_per_rank)[static_cast<std::size_t>(on_rank[k])];
     std::cout << "\nMPI: " << size_ << " rank" << (size_ > 1 ? "s" : "") << ", " << jobs
               << " case(s) at a time per rank; cases run per rank:";
     for (int r = 0; r < size_; ++r) std::cout << " " << r << ":" << per_rank[static_cast<std::size_t>(r)];
+    if (std::any_of(split.begin(), split.end(), [](const Split& x) { return x.parts > 0; })) {
+        std::cout << "; sweep parts run per rank:";
+        for (int r = 0; r < size_; ++r) std::cout << " " << r << ":" << parts_per_rank[static_cast<std::size_t>(r)];
+    }
     std::cout << std::endl;
 }
 

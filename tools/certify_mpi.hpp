@@ -11,6 +11,18 @@
 // not be shared) and keeps <out>/index.{html,md} and summary.json up to date after every finished
 // case, marked INCOMPLETE until the last one.
 //
+// Sweeps (cert/sweep.hpp): before handing out work, rank 0 asks the verifier of every selected case
+// for its number of sweep points (`--sweep-count`, a few seconds at most; a verifier that does not
+// answer is run as a whole case). A case with more than one point becomes P = min(points,
+// 2 x ranks x jobs) work items (sweep parts; part k holds points k, k + P, k + 2P, ..., so that
+// cheap and expensive points mix), scheduled with the whole cases (longest expected first, a part
+// counting for 1/P of its case). A rank runs a part as `VERIFIER --case F --sweep-points LIST
+// --sweep-out PART` and sends the part file back; when the last part of a case is in, rank 0 runs
+// `VERIFIER --case F --out DIR --sweep-merge PART...`, which writes the certificate of the direct
+// run (the merge refuses missing, duplicated, foreign or corrupted parts). A part that crashes or
+// times out makes its case CRASHED / TIMEOUT as a whole case would; a dead rank ends the run
+// INCOMPLETE as below. Parts live under <out>/.sweep/ and are removed once merged.
+//
 // Failures: a case that fails on a rank is an ordinary outcome (BAD INPUT, CRASHED, TIMEOUT, ...)
 // exactly as in a single-process run. A rank that dies makes mpirun end the job: rank 0 catches
 // the SIGTERM that mpirun sends, writes the index as INCOMPLETE (finished certificates kept,
@@ -42,6 +54,14 @@ struct CaseOutcome {
     bool ok = false;         // verdict == expect
 };
 
+// The result of one sweep part (a verifier run with --sweep-points).
+struct SweepPartResult {
+    bool ok = false;          // the part file was written
+    std::string verdict;      // if not ok: "CRASHED", "TIMEOUT", "BAD INPUT", "ENVIRONMENT", ...
+    std::string message;
+    double wall_time = 0;
+};
+
 #if defined(FLOWCERT_HAVE_MPI)
 
 struct MpiCertifyHooks {
@@ -51,6 +71,15 @@ struct MpiCertifyHooks {
     std::function<void(const CaseOutcome&)> finished;
     // Rank 0: (re)writes index.html, index.md and summary.json; `banner` is empty for a complete run.
     std::function<void(const std::vector<CaseOutcome>&, const std::string& banner)> write_index;
+    // Rank 0: the number of sweep points of a case (0 or 1: run it whole); fills in verifier and
+    // expect from the case header; never throws.
+    std::function<std::size_t(CaseOutcome&)> sweep_count;
+    // Runs the sweep points `points` ("0,4,8") of a case, writing the part file `part`; never throws.
+    std::function<void(const CaseOutcome&, const std::string& points, const std::filesystem::path& part,
+                       SweepPartResult&)>
+        run_part;
+    // Rank 0: the merge of a case's parts into its certificate (run_case with --sweep-merge).
+    std::function<void(CaseOutcome&, const std::vector<std::filesystem::path>& parts)> merge;
 };
 
 class MpiCertify {
@@ -71,8 +100,9 @@ public:
 
     // Rank 0: runs every outcome of `outs` (already selected, in case-file order) on the ranks,
     // `jobs` at a time on each rank; fills in every outcome; returns when all are finished.
+    // With split_sweeps, cases with sweep points are split into parts (see above).
     void distribute(std::vector<CaseOutcome>& outs, const std::filesystem::path& out_dir, unsigned jobs,
-                    const MpiCertifyHooks& hooks);
+                    const MpiCertifyHooks& hooks, bool split_sweeps = true);
 
 private:
     int rank_ = 0, size_ = 1;

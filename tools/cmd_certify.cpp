@@ -21,6 +21,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -100,15 +101,15 @@ int run_process(const fs::path& exe, const std::vector<std::string>& args, const
     return WIFSIGNALED(status) ? -WTERMSIG(status) : -2000;
 }
 
-void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double timeout, long precision) {
-    const auto t0 = std::chrono::steady_clock::now();
+// The verifier executable of a case, or nullopt (and o.verdict / o.message say why).
+std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     cert::CaseHeader h;
     try {
         h = cert::read_case_header(o.file);
     } catch (const cert::CaseError& e) {
         o.verdict = "BAD INPUT";
         o.message = e.what();
-        return;
+        return std::nullopt;
     }
     o.verifier = h.verifier;
     o.expect = std::string(cert::to_string(h.expect));
@@ -117,8 +118,70 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     if (!std::regex_match(h.verifier, name_re) || !fs::exists(exe)) {
         o.verdict = "MISSING VERIFIER";
         o.message = "no verifier '" + h.verifier + "' (looked for " + exe.string() + ")";
+        return std::nullopt;
+    }
+    return exe;
+}
+
+// `VERIFIER --case F --sweep-count`: the number of sweep points (0 if the verifier has no sweep,
+// does not answer within `probe_timeout` seconds, or fails; the case then runs whole).
+std::size_t sweep_count(Outcome& o, const fs::path& verifiers, const fs::path& out, long precision) {
+    const auto exe = case_verifier(o, verifiers);
+    o.verdict.clear();
+    o.message.clear();
+    if (!exe) return 0;
+    constexpr double probe_timeout = 5;  // flowcert verifiers answer in well under a second
+    const fs::path dir = out / ".sweep" / "count";
+    fs::create_directories(dir);
+    const fs::path log = dir / (std::regex_replace(o.rel, std::regex("/"), "+") + ".txt");
+    std::vector<std::string> args{"--case", o.file.string(), "--quiet", "--sweep-count"};
+    if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
+    const int rc = run_process(*exe, args, log, probe_timeout);
+    const std::string text = read_text(log, 4096);
+    std::error_code ec;
+    fs::remove(log, ec);
+    static const std::regex count_re("([0-9]{1,12})\n");
+    std::smatch m;
+    if (rc != 0 || !std::regex_match(text, m, count_re)) return 0;
+    return std::stoull(m[1].str());
+}
+
+// `VERIFIER --case F --sweep-points LIST --sweep-out PART` (one part of a split sweep).
+void run_part(const Outcome& c, const std::string& points, const fs::path& part, flowcert::tools::SweepPartResult& p,
+              const fs::path& verifiers, double timeout, long precision) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Outcome o = c;
+    const auto exe = case_verifier(o, verifiers);
+    if (!exe) {
+        p.verdict = o.verdict;
+        p.message = o.message;
         return;
     }
+    fs::create_directories(part.parent_path());
+    fs::remove(part);
+    const fs::path log = part.string() + ".log";
+    std::vector<std::string> args{"--case", o.file.string(), "--quiet", "--sweep-points", points, "--sweep-out", part.string()};
+    if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
+    const int rc = run_process(*exe, args, log, timeout);
+    p.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string logtext = read_text(log);
+    std::error_code ec;
+    fs::remove(log, ec);
+    namespace xc = cert::exit_code;
+    p.ok = rc == 0 && fs::is_regular_file(part, ec);
+    if (p.ok) return;
+    p.verdict = rc == xc::bad_input ? "BAD INPUT" : rc == xc::environment ? "ENVIRONMENT" : rc == -1000 ? "TIMEOUT" : "CRASHED";
+    p.message = rc == -1000 ? "killed after " + std::to_string(timeout) + " s" : last_lines(logtext, 3);
+    if (rc < 0 && rc > -1000) p.message = "terminated by signal " + std::to_string(-rc) + ": " + p.message;
+    if (rc == 0) p.message = "exit 0 but no part file; " + p.message;
+}
+
+void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double timeout, long precision,
+              const std::vector<std::string>& extra_args = {}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto exe_found = case_verifier(o, verifiers);
+    if (!exe_found) return;
+    const fs::path exe = *exe_found;
     const fs::path dir = (out / o.rel).parent_path();
     fs::create_directories(dir);
     const fs::path stem = o.file.stem();
@@ -127,6 +190,7 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     fs::remove(json);  // never report a stale certificate
     std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string(), "--quiet"};
     if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
+    args.insert(args.end(), extra_args.begin(), extra_args.end());  // --sweep-merge PART... (not recorded)
     const int rc = run_process(exe, args, log, timeout);
     o.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string logtext = read_text(log);
@@ -211,7 +275,7 @@ int run_certify(int argc, char** argv) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
     long precision = 0;
-    bool quiet = false, mpi = false;
+    bool quiet = false, mpi = false, no_sweep_split = false;
     app.add_option("--cases", cases_dir, "directory of case files (searched recursively for *.toml)");
     app.add_option("--only", only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
     app.add_option("--label", label, "run only cases with this label (fast, slow)");
@@ -224,6 +288,8 @@ int run_certify(int argc, char** argv) {
     app.add_flag("--mpi", mpi,
                  "distribute the cases over the MPI ranks (mpirun -np N flowcert certify --mpi ...); rank 0 writes "
                  "the reports; --jobs is then per rank (default 1)");
+    app.add_flag("--no-sweep-split", no_sweep_split,
+                 "with --mpi: run every case whole (by default the points of a sweep case are distributed too)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -270,7 +336,34 @@ int run_certify(int argc, char** argv) {
 #if defined(FLOWCERT_HAVE_MPI)
     const flowcert::tools::MpiCertifyHooks hooks{
         run_one, print_outcome,
-        [&](const std::vector<Outcome>& outs, const std::string& banner) { write_index(outs, out_dir, banner); }};
+        [&](const std::vector<Outcome>& outs, const std::string& banner) { write_index(outs, out_dir, banner); },
+        [&](Outcome& o) -> std::size_t {
+            try {
+                return sweep_count(o, verifiers, out_dir, precision);
+            } catch (const std::exception&) {
+                return 0;  // run whole
+            }
+        },
+        [&](const Outcome& o, const std::string& points, const fs::path& part, flowcert::tools::SweepPartResult& p) {
+            try {
+                run_part(o, points, part, p, verifiers, timeout, precision);
+            } catch (const std::exception& e) {
+                p.ok = false;
+                p.verdict = "CRASHED";
+                p.message = e.what();
+            }
+        },
+        [&](Outcome& o, const std::vector<fs::path>& parts) {
+            std::vector<std::string> extra{"--sweep-merge"};
+            for (const auto& f : parts) extra.push_back(f.string());
+            try {
+                run_case(o, verifiers, out_dir, timeout, precision, extra);
+            } catch (const std::exception& e) {
+                o.verdict = "CRASHED";
+                o.message = e.what();
+            }
+            o.ok = !o.expect.empty() && o.verdict == o.expect;
+        }};
     if (session && session->rank() != 0) return session->serve(out_dir, hooks);  // rank 0 does the selection
 #endif
     if (!fs::is_directory(cases_dir)) {
@@ -310,7 +403,7 @@ int run_certify(int argc, char** argv) {
 
 #if defined(FLOWCERT_HAVE_MPI)
     if (session) {
-        session->distribute(outs, out_dir, jobs, hooks);
+        session->distribute(outs, out_dir, jobs, hooks, !no_sweep_split);
     } else
 #endif
     {

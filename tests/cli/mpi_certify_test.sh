@@ -4,8 +4,10 @@
 #   mpi_certify_test.sh compare MPIRUN FLOWCERT CERT_COMPARE VERIFIERS_DIR THROWING CASES_ROOT CLI_DIR
 #       a few fast shipped cases, the throwing verifier (a case that errors on a rank) and the mismatch
 #       cases, once in one process and once on 2 ranks: every certificate equal up to timing fields
-#       (and valid under flowcert check), the same summary, both ranks used; flowcert refuses to run
-#       as several ranks without --mpi.
+#       (and valid under flowcert check), the same summary, both ranks used; the sweep cases
+#       (demo, rh/gap_sweep_fast, bf/theorem1_figure2_fast) split into parts run on both ranks and
+#       merged on rank 0, no part left behind; with --no-sweep-split the same certificates again;
+#       flowcert refuses to run as several ranks without --mpi.
 #   mpi_certify_test.sh kill MPIRUN FLOWCERT VERIFIERS_DIR KILLER KILL_CASES
 #       a worker rank is killed mid-run: clear INCOMPLETE message, index marked INCOMPLETE, the
 #       finished certificate kept and valid, the others NOT RUN and without certificates.
@@ -25,7 +27,8 @@ compare)
     ln -s "$throwing" "$tmp/verifiers/test/throwing"
     cp "$cases_root"/demo/*.toml "$tmp/cases/demo/"
     for c in bf/extremal_vectors_figure2 bf/theorem2_hypotheses_figure2 bf/lemma1_tolerance_too_small \
-             kh/ncf_kkt_example1 kh/ncf_kkt_figure1_small rh/gap_fast rh/gap_sweep_fast rh/pattern_m1_fast; do
+             kh/ncf_kkt_example1 kh/ncf_kkt_figure1_small rh/gap_fast rh/gap_sweep_fast rh/pattern_m1_fast \
+             bf/theorem1_figure2_fast; do
         cp "$cases_root/$c.toml" "$tmp/cases/$c.toml" || fail "no case $c"
     done
     cp "$cli/throwing.toml" "$tmp/cases/test/"
@@ -41,8 +44,15 @@ compare)
     [ "$rc2" -ne 0 ] || fail "MPI run: exit 0 despite the mismatch cases"
     grep -q "MISMATCH  test/throwing: ERROR (expected CERTIFIED)" mpi.out || fail "the erroring case is not reported"
     grep -q "^$((n - 4))/$n cases as expected" mpi.out || fail "summary line missing (4 expected mismatches)"
-    per_rank=$(grep -o "cases run per rank: .*" mpi.out) || fail "no per-rank line"
+    per_rank=$(grep -o "cases run per rank: [0-9: ]*" mpi.out) || fail "no per-rank line"
     echo "$per_rank" | grep -q " 1:[1-9]" || fail "rank 1 ran no case ($per_rank)"
+    # the sweep cases were split into parts, run on both ranks
+    grep -q "sweep     rh/gap_sweep_fast: 18 points in 4 parts" mpi.out || fail "rh/gap_sweep_fast was not split"
+    grep -q "sweep     bf/theorem1_figure2_fast: 2 points in 2 parts" mpi.out || fail "bf/theorem1_figure2_fast was not split"
+    parts_per_rank=$(grep -o "sweep parts run per rank: .*" mpi.out) || fail "no sweep-parts line"
+    echo "$parts_per_rank" | grep -q " 0:[1-9]" && echo "$parts_per_rank" | grep -q " 1:[1-9]" \
+        || fail "the sweep parts did not run on both ranks ($parts_per_rank)"
+    [ ! -e reports/.sweep ] || { find reports/.sweep; fail "sweep parts left behind"; }
     (cd single && find . -name '*.json' | sort) > single.list
     (cd reports && find . -name '*.json' | sort) > mpi.list
     cmp -s single.list mpi.list || { diff single.list mpi.list; fail "different sets of JSON files"; }
@@ -56,6 +66,14 @@ compare)
     done < mpi.list
     [ "$(grep -c '<tr><td>' reports/index.html)" -eq "$n" ] || fail "index.html does not have one row per case"
     grep -q INCOMPLETE reports/index.html && fail "a complete run's index says INCOMPLETE"
+    # the same run without splitting the sweeps: the same certificates
+    mv reports split
+    "${mpirun[@]}" -np 2 "$flowcert" certify --mpi --no-sweep-split --cases cases --out reports --verifiers verifiers \
+        --only 'rh/gap_sweep_fast' --only 'bf/theorem1_figure2_fast' > nosplit.out 2>&1
+    grep -q "points in" nosplit.out && fail "--no-sweep-split split a sweep"
+    for f in rh/gap_sweep_fast.json bf/theorem1_figure2_fast.json; do
+        "$compare" "single/$f" "reports/$f" || fail "$f differs between 1 process and 2 ranks without splitting"
+    done
     # started as 2 ranks without --mpi: refused (every rank would run every case)
     "${mpirun[@]}" -np 2 "$flowcert" certify --cases cases --out r3 --verifiers verifiers > o3 2>&1; rc3=$?
     [ "$rc3" -ne 0 ] || fail "certify under mpirun without --mpi exited 0"
