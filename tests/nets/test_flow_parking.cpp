@@ -364,7 +364,7 @@ TEST_CASE("the parked tube is not wider than the Clarke-hull tube and its width 
     CHECK(box_width(park.snapshots[3].state, 1) < 1e-15);
 }
 
-TEST_CASE("a neuron on a kink pushed away from it is not parked; parked neurons are unparked when the sign of r_k is "
+TEST_CASE("a neuron on a kink pushed away from it is not parked, parked neurons are unparked when the sign of r_k is "
           "lost, and the references stay inside",
           "[flow][parking]") {
     const TwoLayerSpec spec = three_point_spec();
