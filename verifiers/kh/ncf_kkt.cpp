@@ -32,15 +32,7 @@ namespace {
 
 using khcase::to_ints;
 using khcase::parse_loss;
-
-HomActivation parse_activation(const std::string& name, long long power) {
-    if (name == "square") return HomActivation::square();
-    if (name == "linear") return HomActivation::linear();
-    if (name == "relu") return HomActivation::relu();
-    return HomActivation::relu_power(static_cast<int>(power));
-}
-
-
+using khcase::parse_activation;
 
 HomogeneousArchitecture parse_architecture(const cert::Case& in, int d) {
     const std::string model = in.string("model");

@@ -46,6 +46,7 @@ namespace {
 
 using khcase::to_ints;
 using khcase::parse_loss;
+using khcase::parse_activation;
 
 std::string fmt(double x, int digits = 6) {
     char b[64];
@@ -54,12 +55,6 @@ std::string fmt(double x, int digits = 6) {
 }
 // An exact decimal string near x (for exhibited constants): x rounded to `digits` significant digits.
 std::string decimal(double x, int digits = 6) { return fmt(x, digits); }
-
-HomActivation parse_activation(const std::string& name, long long power) {
-    if (name == "square") return HomActivation::square();
-    if (name == "linear") return HomActivation::linear();
-    return HomActivation::relu_power(static_cast<int>(power));
-}
 
 I norm_of(const std::vector<I>& x, const std::vector<int>& idx) {
     I s(0);
