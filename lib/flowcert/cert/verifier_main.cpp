@@ -51,7 +51,7 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         }
     };
     list(spec.schema, "  ");
-    app.footer(keys + "\nExit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure, 5 internal error.");
+    app.footer(keys + "\nExit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure or incomplete sweep merge, 5 internal error.");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
