@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -307,7 +308,16 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
             items.push_back({i, -1, "", expected[i]});
             continue;
         }
-        const std::size_t P = std::min(counts[i], 2 * slots);
+        // Parts per sweep: up to 2 per slot; a case timed by the previous run gets about one part per
+        // kMinPartSeconds of work (a part costs a verifier start-up, case load and set-up).
+        constexpr double kMinPartSeconds = 1.0;
+        std::size_t P = std::min(counts[i], 2 * slots);
+        if (expected[i].cls == 1)
+            P = std::min(P, static_cast<std::size_t>(std::max(1.0, std::floor(expected[i].t / kMinPartSeconds))));
+        if (P <= 1) {
+            items.push_back({i, -1, "", expected[i]});
+            continue;
+        }
         split[i].parts = P;
         split[i].files.resize(P);
         for (std::size_t k = 0; k < P; ++k)

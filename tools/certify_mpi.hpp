@@ -15,7 +15,8 @@
 // for its number of sweep points (`--sweep-count`, a few seconds at most; a verifier that does not
 // answer is run as a whole case). A case with more than one point becomes P = min(points,
 // 2 x ranks x jobs) work items (sweep parts; part k holds points k, k + P, k + 2P, ..., so that
-// cheap and expensive points mix), scheduled with the whole cases (longest expected first, a part
+// cheap and expensive points mix); a case timed in the previous run's summary.json gets at most
+// one part per second of its time (a case under 2 s runs whole). Parts are scheduled with the whole cases (longest expected first, a part
 // counting for 1/P of its case). A rank runs a part as `VERIFIER --case F --sweep-points LIST
 // --sweep-out PART` and sends the part file back; when the last part of a case is in, rank 0 runs
 // `VERIFIER --case F --out DIR --sweep-merge PART...`, which writes the certificate of the direct

@@ -6,7 +6,8 @@
 #       cases, once in one process and once on 2 ranks: every certificate equal up to timing fields
 #       (and valid under flowcert check), the same summary, both ranks used; the sweep cases
 #       (demo, rh/gap_sweep_fast, bf/theorem1_figure2_fast) split into parts run on both ranks and
-#       merged on rank 0, no part left behind; with --no-sweep-split the same certificates again;
+#       merged on rank 0, no part left behind; a second run sized by the first one's timings, and
+#       one with --no-sweep-split, give the same certificates again;
 #       flowcert refuses to run as several ranks without --mpi.
 #   mpi_certify_test.sh kill MPIRUN FLOWCERT VERIFIERS_DIR KILLER KILL_CASES
 #       a worker rank is killed mid-run: clear INCOMPLETE message, index marked INCOMPLETE, the
@@ -66,6 +67,14 @@ compare)
     done < mpi.list
     [ "$(grep -c '<tr><td>' reports/index.html)" -eq "$n" ] || fail "index.html does not have one row per case"
     grep -q INCOMPLETE reports/index.html && fail "a complete run's index says INCOMPLETE"
+    # again into the same directory: the previous timings size the split (a sweep case timed under
+    # 2 s runs whole), and the certificates are still those of one process
+    "${mpirun[@]}" -np 2 "$flowcert" certify --mpi --cases cases --out reports --verifiers verifiers \
+        --only 'demo/*' > again.out 2>&1
+    grep -q "sweep     demo/sqrt2_certified" again.out && { cat again.out; fail "a sweep case timed under 2 s was split"; }
+    for f in demo/sqrt2_certified.json demo/sqrt2_false_bound.json demo/sqrt2_low_precision.json; do
+        "$compare" "single/$f" "reports/$f" || fail "$f differs after a run sized by the previous timings"
+    done
     # the same run without splitting the sweeps: the same certificates
     mv reports split
     "${mpirun[@]}" -np 2 "$flowcert" certify --mpi --no-sweep-split --cases cases --out reports --verifiers verifiers \
