@@ -9,6 +9,9 @@
 #       merged on rank 0, no part left behind; a second run sized by the first one's timings, and
 #       one with --no-sweep-split, give the same certificates again;
 #       flowcert refuses to run as several ranks without --mpi.
+#   mpi_certify_test.sh part-fails MPIRUN FLOWCERT VERIFIERS_DIR CASES_ROOT
+#       every sweep part of a split case is killed by --timeout: the case is TIMEOUT (naming a sweep
+#       part and its rank), without a certificate, as a whole case would be; the parts are kept.
 #   mpi_certify_test.sh kill MPIRUN FLOWCERT VERIFIERS_DIR KILLER KILL_CASES
 #       a worker rank is killed mid-run: clear INCOMPLETE message, index marked INCOMPLETE, the
 #       finished certificate kept and valid, the others NOT RUN and without certificates.
@@ -87,6 +90,22 @@ compare)
     "${mpirun[@]}" -np 2 "$flowcert" certify --cases cases --out r3 --verifiers verifiers > o3 2>&1; rc3=$?
     [ "$rc3" -ne 0 ] || fail "certify under mpirun without --mpi exited 0"
     grep -q "without --mpi" o3 || { cat o3; fail "no message about the missing --mpi"; } ;;
+part-fails)
+    flowcert=$1 verifiers=$2 cases_root=$3
+    mkdir -p "$tmp/verifiers" "$tmp/cases/bf"
+    ln -s "$verifiers/bf" "$tmp/verifiers/bf"
+    cp "$cases_root/bf/theorem1_figure2_sweep.toml" "$tmp/cases/bf/"
+    cd "$tmp"
+    "${mpirun[@]}" -np 2 "$flowcert" certify --mpi --cases cases --out reports --verifiers verifiers --timeout 0.01 \
+        > out 2> err; rc=$?
+    cat out err
+    [ "$rc" -ne 0 ] || fail "exit 0 although every sweep part timed out"
+    grep -q "sweep     bf/theorem1_figure2_sweep: 8 points in 4 parts" out || fail "the case was not split"
+    grep -q "MISMATCH  bf/theorem1_figure2_sweep: TIMEOUT (expected CERTIFIED): sweep part [0-3] of 4 (points .*) on rank [01]: killed after" out \
+        || fail "the case is not TIMEOUT naming the sweep part and its rank"
+    [ ! -e reports/bf/theorem1_figure2_sweep.json ] || fail "a certificate was written for a case whose parts failed"
+    grep -q '"verdict": "TIMEOUT"' reports/summary.json || fail "summary.json does not say TIMEOUT"
+    grep -q INCOMPLETE reports/index.html && fail "a finished run (with a failed case) says INCOMPLETE" ;;
 kill)
     flowcert=$1 verifiers=$2 killer=$3 cases=$4
     mkdir -p "$tmp/verifiers/test"
