@@ -18,14 +18,14 @@
 #include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
-#include "kh_flow_tools.hpp"
-
-#include <chrono>
+#include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
+
 #include "kh_case_inputs.hpp"
+#include "kh_flow_tools.hpp"
+#include "kh_report.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -40,15 +40,7 @@ namespace {
 
 using khcase::to_ints;
 using khcase::parse_loss;
-
-std::string fmt(double x, int p = 6) {
-    std::ostringstream os;
-    os.precision(p);
-    os << x;
-    return os.str();
-}
-
-
+using khreport::fmt;
 
 // Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper]:
 //   w' = -grad L = sum_i g_i grad_w H(x_i; w),  g_i = y_i / (1 + exp(y_i H_i)),  ytilde = -l'(0, y) = y/2,
@@ -209,7 +201,7 @@ StableSet check_stable_set(const Setup& s, const std::vector<std::string>& w0txt
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
-    const auto clock0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
     Setup s;
     // ---- model and data ---------------------------------------------------------------------------------
     const auto rows = in.matrix("inputs");
@@ -580,9 +572,8 @@ void run(cert::Context& ctx) {
                                                                    "||grad L(psi(T_delta))||", "steps"});
     cert::TubePlot tp{.title = "||psi(t + T_esc(delta), delta w0)|| after escape (certified tubes)",
                       .x_label = "t - T_esc(delta)", .y_label = "||psi||", .log_x = false, .log_y = false, .bands = {}};
-    cert::SweepPlot sp{.title = bounded ? "distance to p* and ||grad L|| at T_delta" : "||grad L|| at T_delta",
-                       .x_label = "delta", .y_label = "value", .log_x = true, .log_y = true, .series = {},
-                       .references = {}};
+    cert::SweepPlot sp =
+        khreport::delta_sweep_plot(bounded ? "distance to p* and ||grad L|| at T_delta" : "||grad L|| at T_delta", "value");
     ctx.progress.begin("delta sweep", static_cast<long>(deltas.size()));
     for (const auto& dtxt : deltas) {
         const IntervalD delta = IntervalD::from_decimal(dtxt);
@@ -729,13 +720,12 @@ void run(cert::Context& ctx) {
                  "printed.");
     }
 
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
     rep.note("T_delta = T_esc(delta) + tau: the corollary's T_delta = T_eps + (Theorem 4/10 shift) with the shift exhibited "
              "as T_esc(delta) - t_p(r) (escape times aligned) and T_eps = tau + t_p(r); the paper's constants T1, b_delta, "
              "delta~ are not numeric [NOT IN PAPER], so a verifier can only exhibit one admissible time (spec 10 item 12). "
              "T_esc = inf{t : ||psi(t, delta w0)|| >= r} is bracketed from the tube (pieces before it certainly inside the "
              "ball, a piece or snapshot certainly outside), refined once with 32 output times.");
-    rep.note("wall time: " + fmt(secs, 4) + " s");
+    stopwatch.note(rep, 4);
     rep.claim.proven_statement =
         std::string("hypotheses certified for the case's w* and w0; ") +
         (bounded ? "p* = lim p(t) is the unique zero of grad L in a certified box, with the certified Hessian signature; for "

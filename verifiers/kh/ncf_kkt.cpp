@@ -16,12 +16,12 @@
 #include <flowcert/nets.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
+
 #include "kh_case_inputs.hpp"
+#include "kh_report.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -33,6 +33,7 @@ namespace {
 using khcase::to_ints;
 using khcase::parse_loss;
 using khcase::parse_activation;
+using khreport::fmt;
 
 HomogeneousArchitecture parse_architecture(const cert::Case& in, int d) {
     const std::string model = in.string("model");
@@ -42,13 +43,6 @@ HomogeneousArchitecture parse_architecture(const cert::Case& in, int d) {
     return HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("hidden")),
                                                  parse_activation(in.string("activation"),
                                                                   in.has("power") ? in.integer("power") : 2));
-}
-
-std::string fmt(double x) {
-    std::ostringstream os;
-    os.precision(6);
-    os << x;
-    return os.str();
 }
 
 template <Interval I> I hull_all(const std::vector<I>& v) {
@@ -62,7 +56,7 @@ void run_typed(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
     const long bits = std::is_same_v<I, IntervalD> ? 53 : ctx.precision_bits;
-    const auto clock0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
 
     // ---- data -------------------------------------------------------------------------------------
     Mat<I> Xi;
@@ -321,8 +315,7 @@ void run_typed(cert::Context& ctx) {
     }
     if (!ts.reason.empty() && ts.status != ProofStatus::proven) rep.note("Delta_max not enclosed: " + ts.reason);
     if (!hs.reason.empty() && hs.status != ProofStatus::proven) rep.note("Hessian spectrum not enclosed: " + hs.reason);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
-    rep.note("wall time of search + certification: " + fmt(secs) + " s");
+    stopwatch.note(rep, 6, "wall time of search + certification");
     rep.claim.proven_statement =
         std::string("the box contains exactly one first-order KKT point u* of max N s.t. ||u|| = 1; ") +
         (second_order ? "it is Delta-second-order positive for every Delta in (0, Delta_max], with Delta_max enclosed as "

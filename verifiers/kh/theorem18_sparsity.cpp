@@ -25,15 +25,13 @@
 #include <flowcert/ode.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "theorem18_sparsity.hpp"
 #include "kh_case_inputs.hpp"
+#include "kh_report.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -47,12 +45,8 @@ namespace {
 using khcase::to_ints;
 using khcase::parse_loss;
 using khcase::parse_activation;
+using khreport::fmt;
 
-std::string fmt(double x, int digits = 6) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", digits, x);
-    return b;
-}
 // An exact decimal string near x (for exhibited constants): x rounded to `digits` significant digits.
 std::string decimal(double x, int digits = 6) { return fmt(x, digits); }
 
@@ -163,9 +157,9 @@ FlowRun integrate_flow(const taylor::VectorField& f, const std::vector<I>& param
     ode::Options o;
     o.order = order;
     o.record_tubes = true;
-    const auto c0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
     FlowRun r{ode::integrate<I>(f, params, x0, t_end, outputs, o, 53), 0};
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+    r.seconds = stopwatch.seconds();
     return r;
 }
 
@@ -228,7 +222,7 @@ void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
     const long bits = 53;
-    const auto clock0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
 
     // ---- data -------------------------------------------------------------------------------------------
     Mat<I> Xi;
@@ -580,8 +574,7 @@ void run(cert::Context& ctx) {
     // ---- 3. the Theorem 18 sweep ----------------------------------------------------------------------------
     if (deltas.empty()) {
         rep.claim.proven_statement = "W̄ certified; w_z is zero-preserving (structural proof on the field and exact tubes)";
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
-        rep.note("wall time: " + fmt(secs, 3) + " s");
+        stopwatch.note(rep, 3);
         return;
     }
     const bool have_consts = in.has("b1") && in.has("b2") && in.has("c_tilde");
@@ -592,8 +585,7 @@ void run(cert::Context& ctx) {
                           "L(psi(T^2+T~))", "||grad L(psi(T^2+T~))||"});
     auto& qt = rep.table("smallest admissible constants per delta (upper bounds)",
                          {"delta", "||psi(T^1)|| / delta^kappa", "ratio / delta^(L kappa)", "sup ||psi_z|| / delta^kappa"});
-    cert::SweepPlot sp{.title = "Theorem 18 quantities vs delta (certified error bars)", .x_label = "delta",
-                       .y_label = "enclosure", .log_x = true, .log_y = true, .series = {}, .references = {}};
+    cert::SweepPlot sp = khreport::delta_sweep_plot("Theorem 18 quantities vs delta (certified error bars)", "enclosure");
     std::vector<I> dl, q_norm, q_ratio, q_sup;
     std::vector<std::string> dl_s;
     const std::string heat_s = in.has("heat_map_delta") ? in.number_string("heat_map_delta") : deltas.front();
@@ -733,8 +725,7 @@ void run(cert::Context& ctx) {
              (have_consts ? "; the case exhibits b1 = " + in.number_string("b1") + ", b2 = " + in.number_string("b2") +
                                 ", C~ = " + in.number_string("c_tilde")
                           : std::string("; the case exhibits none")));
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
-    rep.note("wall time: " + fmt(secs, 3) + " s");
+    stopwatch.note(rep, 3);
     rep.claim.proven_statement =
         "W̄ is a certified Delta-second-order positive KKT point with exact zero set w_z; w_z is zero-preserving (structural "
         "proof on the flow field, exact zeros on the tubes); for each delta of the sweep, at the exhibited times T^1, T^2 and "
