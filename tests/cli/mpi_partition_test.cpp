@@ -8,6 +8,8 @@
 
 #include <boost/multiprecision/gmp.hpp>
 
+#include "../support/figure2_fixture.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +18,8 @@
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::figure2_spec;
 using Rational = boost::multiprecision::mpq_rational;
 
 namespace {
@@ -99,14 +103,6 @@ bool same_bits_on_every_rank(const std::vector<IntervalD>& v) {
     return mpi::allreduce_and(same, MPI_COMM_WORLD);
 }
 
-TwoLayerSpec figure2() {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
-    s.y = {"1.1", "0.1", "0.8"};
-    s.bias = true;
-    return s;
-}
-
 }  // namespace
 
 TEST_CASE("the interval all-reduce encloses the exact sum of any points of every rank's intervals, in both orders",
@@ -168,11 +164,8 @@ TEST_CASE("the and / min reducers combine every rank's value and block_range cov
 TEST_CASE("the Figure-2 flow split across the ranks takes the single-process steps and its gathered tube "
           "intersects the single-process tube everywhere, the same bits on every rank",
           "[mpi][flow]") {
-    const TwoLayerModel<IntervalD> model(figure2());
-    InitSpec is;
-    is.m = 40;
-    is.seed = 1;
-    is.lambda = "1e-3";
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    const InitSpec is = balanced_init(40, 1, "1e-3");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 8.0;

@@ -11,6 +11,8 @@
 
 #include <flowcert/nets/two_layer_flow.hpp>
 
+#include "../support/figure2_fixture.hpp"
+
 #include <barrier>
 #include <cmath>
 #include <thread>
@@ -18,18 +20,12 @@
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::figure2_spec;
 
 namespace {
 
 constexpr long double kRefTol = 1e-9L;
-
-TwoLayerSpec figure2_spec() {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
-    s.y = {"1.1", "0.1", "0.8"};
-    s.bias = true;
-    return s;
-}
 
 // Non-rigorous reference: RK4 with the activation pattern fixed per step, event location at a
 // sign change of any <w_j, x_k>; `sliding` pairs (j, k) keep <w_j, x_k> = 0 with the Filippov
@@ -343,10 +339,7 @@ TEST_CASE("a neuron that reaches a kink and slides is enclosed by the hull step;
 
 TEST_CASE("balancedness a^2 - |w|^2 evaluated on the tube always contains its initial value", "[flow][lemma1]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
-    InitSpec is;
-    is.m = 40;
-    is.seed = 7;
-    is.lambda = "0.5";
+    const InitSpec is = balanced_init(40, 7, "0.5");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 3.0;
@@ -368,10 +361,7 @@ TEST_CASE("balancedness a^2 - |w|^2 evaluated on the tube always contains its in
 TEST_CASE("Figure-2 data, balanced init lambda = 1e-3: positive neurons' certified directions approach D*",
           "[flow][figure2]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
-    InitSpec is;
-    is.m = 30;
-    is.seed = 3;
-    is.lambda = "1e-3";
+    const InitSpec is = balanced_init(30, 3, "1e-3");
     const auto init = initialize<IntervalD>(is, model.d());
     // D* = (1/n) sum y_k x_k = (-0.258333.., 0.666666..)
     const IntervalD Ds0 = IntervalD::from_decimal("-31/120"), Ds1 = IntervalD::from_decimal("2/3");
@@ -402,10 +392,7 @@ TEST_CASE("Figure-2 data, balanced init lambda = 1e-3: positive neurons' certifi
 
 TEST_CASE("frozen neurons have exactly constant tubes (zero growth over the initial box)", "[flow][frozen]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
-    InitSpec is;
-    is.m = 30;
-    is.seed = 3;
-    is.lambda = "1e-3";
+    const InitSpec is = balanced_init(30, 3, "1e-3");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 1.0;
@@ -433,10 +420,7 @@ TEST_CASE("frozen neurons have exactly constant tubes (zero growth over the init
 
 TEST_CASE("flow results are identical for one and two threads", "[flow][threads]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
-    InitSpec is;
-    is.m = 300;
-    is.seed = 11;
-    is.lambda = "1e-2";
+    const InitSpec is = balanced_init(300, 11, "1e-2");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 1.0;
@@ -470,10 +454,7 @@ TEST_CASE("rigorous GD in double intervals encloses the 256-bit GD iterates and 
     const TwoLayerSpec s = figure2_spec();
     const TwoLayerModel<IntervalD> md(s);
     const TwoLayerModel<IntervalMp> mm(s, 256);
-    InitSpec is;
-    is.m = 50;
-    is.seed = 5;
-    is.lambda = "0.3";
+    const InitSpec is = balanced_init(50, 5, "0.3");
     const auto id = initialize<IntervalD>(is, md.d());
     const auto im = initialize<IntervalMp>(is, mm.d(), 256);
     GdOptions g;
@@ -504,10 +485,7 @@ TEST_CASE("a flow split over 2 and 3 processes takes the same steps and its gath
           "[flow][partition]") {
     const TwoLayerSpec spec = figure2_spec();
     const TwoLayerModel<IntervalD> model(spec);
-    InitSpec is;
-    is.m = 36;
-    is.seed = 1;
-    is.lambda = "1e-3";
+    const InitSpec is = balanced_init(36, 1, "1e-3");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 10.0;
@@ -635,10 +613,7 @@ TEST_CASE("rigorous GD with the logistic loss in double intervals encloses the 2
     s.y = {"1", "-1", "1"};
     const TwoLayerModel<IntervalD> md(s);
     const TwoLayerModel<IntervalMp> mm(s, 256);
-    InitSpec is;
-    is.m = 40;
-    is.seed = 7;
-    is.lambda = "0.5";
+    const InitSpec is = balanced_init(40, 7, "0.5");
     const auto id = initialize<IntervalD>(is, md.d());
     const auto im = initialize<IntervalMp>(is, mm.d(), 256);
     GdOptions g;
@@ -697,10 +672,7 @@ TEST_CASE("rigorous GD with the logistic loss in double intervals encloses the 2
 
 TEST_CASE("GD results are identical for one, two and three threads", "[gd][threads]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
-    InitSpec is;
-    is.m = 300;
-    is.seed = 2;
-    is.lambda = "0.5";
+    const InitSpec is = balanced_init(300, 2, "0.5");
     const auto init = initialize<IntervalD>(is, model.d());
     GdOptions g;
     g.iterations = 200;
