@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 #include <gmpxx.h>
+#include <mpfi.h>
+#include <mpfr.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -204,4 +206,38 @@ TEST_CASE("Context::sweep returns the records in index order whatever the thread
     }),
                       Catch::Contains("sweep point 2") && Catch::Contains("boom 2"));
     CHECK_THROWS_AS(ctx3.sweep(1, fn), std::logic_error);  // at most once per run
+}
+
+TEST_CASE("an IntervalMp record gives back both bounds bit for bit at its own precision", "[sweep]") {
+    std::mt19937_64 rng(7);
+    for (long bits : {2L, 24L, 53L, 64L, 113L, 128L, 200L, 256L, 300L, 1000L}) {
+        const Precision p(bits);
+        std::vector<IntervalMp> xs = {sqrt(IntervalMp::from_integer(2, p)), IntervalMp::from_decimal("0.1", p),
+                                      -IntervalMp::pi(p), IntervalMp::from_integer(0, p), IntervalMp::entire(p)};
+        for (int k = 0; k < 50; ++k) {
+            const IntervalMp a = IntervalMp::from_integer(static_cast<long long>(rng() % 2000001) - 1000000, p);
+            xs.push_back(exp(a / IntervalMp::from_integer(static_cast<long long>(rng() % 997 + 1), p)));
+        }
+        for (const auto& x : xs) {
+            const IntervalMp y = interval_mp_from_json(json::parse(exact_json(x).dump()));
+            REQUIRE(y.precision() == bits);
+            mpfr_t a, b;
+            mpfr_inits2(bits, a, b, static_cast<mpfr_ptr>(nullptr));
+            mpfi_get_left(a, x.get());
+            mpfi_get_left(b, y.get());
+            CHECK(mpfr_total_order_p(a, b));  // equal, signs of zeros included
+            CHECK(mpfr_total_order_p(b, a));
+            mpfi_get_right(a, x.get());
+            mpfi_get_right(b, y.get());
+            CHECK(mpfr_total_order_p(a, b));
+            CHECK(mpfr_total_order_p(b, a));
+            mpfr_clears(a, b, static_cast<mpfr_ptr>(nullptr));
+        }
+    }
+    // a bound that needs more bits than recorded, a decimal bound, lo > hi: refused
+    json j = exact_json(sqrt(IntervalMp::from_integer(2, Precision(200))));
+    j["bits"] = 53;
+    CHECK_THROWS_AS(interval_mp_from_json(j), std::invalid_argument);
+    CHECK_THROWS_AS(interval_mp_from_json(json{{"bits", 53}, {"lo", "0.1"}, {"hi", "0.2"}}), std::invalid_argument);
+    CHECK_THROWS_AS(interval_mp_from_json(json{{"bits", 53}, {"lo", "0x1p+1"}, {"hi", "0x1p+0"}}), std::invalid_argument);
 }

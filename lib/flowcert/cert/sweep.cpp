@@ -1,6 +1,8 @@
 // Sweeps split into parts and merged (sweep.hpp; issue 7).
 #include <flowcert/cert.hpp>
 
+#include <mpfi.h>
+#include <mpfr.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -52,6 +54,69 @@ IntervalD interval_d_from_json(const json& j) {
     if (!j.is_array() || j.size() != 2 || !j[0].is_string() || !j[1].is_string())
         throw std::invalid_argument("an interval record must be [\"lo\", \"hi\"], got " + j.dump().substr(0, 80));
     return IntervalD::bounds(parse_exact_double(j[0].get<std::string>()), parse_exact_double(j[1].get<std::string>()));
+}
+
+namespace {
+
+std::string mpfr_exact_string(mpfr_srcptr v) {
+    if (mpfr_nan_p(v)) throw std::invalid_argument("exact_json: NaN bound has no exact encoding");
+    char* buf = nullptr;
+    if (mpfr_asprintf(&buf, "%Ra", v) < 0 || !buf) throw std::runtime_error("mpfr_asprintf failed");
+    std::string s(buf);
+    mpfr_free_str(buf);
+    return s;
+}
+
+// Exact conversion of a canonical "%Ra" string at `bits` bits into v (initialised at bits).
+void mpfr_from_exact_string(mpfr_ptr v, const std::string& text) {
+    char* end = nullptr;
+    const int inexact = mpfr_strtofr(v, text.c_str(), &end, 0, MPFR_RNDN);
+    if (text.empty() || end != text.c_str() + text.size() || inexact != 0 || mpfr_nan_p(v) ||
+        mpfr_exact_string(v) != text)
+        throw std::invalid_argument("'" + text + "' is not an exact (canonical hexadecimal) bound at " +
+                                    std::to_string(mpfr_get_prec(v)) + " bits");
+}
+
+}  // namespace
+
+json exact_json(const IntervalMp& x) {
+    const long bits = x.precision();
+    mpfr_t l, u;
+    mpfr_init2(l, bits);
+    mpfr_init2(u, bits);
+    mpfi_get_left(l, x.get());  // exact at the interval's own precision
+    mpfi_get_right(u, x.get());
+    json j;
+    try {
+        j = {{"bits", bits}, {"lo", mpfr_exact_string(l)}, {"hi", mpfr_exact_string(u)}};
+    } catch (...) {
+        mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr));
+        throw;
+    }
+    mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr));
+    return j;
+}
+
+IntervalMp interval_mp_from_json(const json& j) {
+    if (!j.is_object() || !j.contains("bits") || !j["bits"].is_number_integer() || !j.contains("lo") ||
+        !j["lo"].is_string() || !j.contains("hi") || !j["hi"].is_string())
+        throw std::invalid_argument("an IntervalMp record must be {\"bits\": p, \"lo\": ..., \"hi\": ...}, got " +
+                                    j.dump().substr(0, 80));
+    const long bits = j["bits"].get<long>();
+    if (bits < 2 || bits > 100000) throw std::invalid_argument("IntervalMp record: precision out of range");
+    mpfr_t l, u;
+    mpfr_init2(l, bits);
+    mpfr_init2(u, bits);
+    try {
+        mpfr_from_exact_string(l, j["lo"].get<std::string>());
+        mpfr_from_exact_string(u, j["hi"].get<std::string>());
+        IntervalMp r = IntervalMp::from_mpfr(l, u, Precision(bits));  // same precision: exact
+        mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr));
+        return r;
+    } catch (...) {
+        mpfr_clears(l, u, static_cast<mpfr_ptr>(nullptr));
+        throw;
+    }
 }
 
 // ---- parts ------------------------------------------------------------------------------------

@@ -53,6 +53,11 @@ double parse_exact_double(const std::string& text);
 // malformed value or lo > hi).
 nlohmann::json exact_json(const IntervalD& x);
 IntervalD interval_d_from_json(const nlohmann::json& j);
+// An IntervalMp as {"bits": p, "lo": "...", "hi": "..."} (bounds in MPFR's hexadecimal "%Ra"
+// form, exact at p bits), and back at the same precision, bit for bit (throws
+// std::invalid_argument on a malformed, inexact or non-canonical value, or lo > hi).
+nlohmann::json exact_json(const IntervalMp& x);
+IntervalMp interval_mp_from_json(const nlohmann::json& j);
 
 // ---- options of Context::sweep ----------------------------------------------------------------
 struct SweepOptions {
