@@ -38,7 +38,6 @@ using khtools::norm2_sq;
 
 namespace {
 
-using khcase::to_ints;
 using khcase::parse_loss;
 using khreport::fmt;
 
@@ -204,28 +203,19 @@ void run(cert::Context& ctx) {
     const khreport::Stopwatch stopwatch;
     Setup s;
     // ---- model and data ---------------------------------------------------------------------------------
-    const auto rows = in.matrix("inputs");
-    const auto ys = in.number_strings("targets");
-    s.n = static_cast<int>(rows.size());
-    s.d = static_cast<int>(rows.front().size());
-    if (static_cast<int>(ys.size()) != s.n) in.fail("targets", "need one label per input row");
-    s.X.resize(s.d, s.n);
-    s.y.resize(s.n);
-    for (int i = 0; i < s.n; ++i) {
-        for (int k = 0; k < s.d; ++k) s.X(k, i) = IntervalD::from_decimal(rows[i][k]);
-        s.y(i) = IntervalD::from_decimal(ys[i]);
-    }
-    s.Xd = la::mid<IntervalD>(la::IMatrix<IntervalD>(s.X));
-    s.yd = la::mid<IntervalD>(la::IVector<IntervalD>(s.y));
-    const std::string model = in.string("model");
-    s.arch = model == "diagonal" ? HomogeneousArchitecture::diagonal(s.d, static_cast<int>(in.integer("depth")))
-                                 : HomogeneousArchitecture::weighted_squares(to_ints(in.number_strings("signs")));
-    s.arch.validate();
+    khcase::CaseData<IntervalD> data = khcase::read_explicit_data<IntervalD>(in, 53);
+    s.X = std::move(data.X);
+    s.y = std::move(data.y);
+    s.Xd = std::move(data.Xd);
+    s.yd = std::move(data.yd);
+    s.n = static_cast<int>(s.X.cols());
+    s.d = static_cast<int>(s.X.rows());
+    s.arch = khcase::parse_architecture(in, s.d);  // the schema admits weighted_squares and diagonal
     s.P = s.arch.parameter_count();
     s.L = s.arch.homogeneity_order();
     const std::string loss = in.string("loss");
     s.logistic = loss == "logistic";
-        s.norm = parse_loss(loss);
+    s.norm = parse_loss(loss);
     // ytilde = -l'(0, y): 2c y for c (p - y)^2 [KH2025, App. E]; y/2 for ln(1 + exp(-p y)).
     s.ytilde = s.logistic ? Vec<IntervalD>(s.y / IntervalD(2)) : ncf_weights<IntervalD>(s.y, s.norm);
     const HomogeneousModel<IntervalD> hm(s.arch, s.X);

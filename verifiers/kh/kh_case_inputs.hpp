@@ -1,8 +1,13 @@
-// verifiers/kh/kh_case_inputs.hpp -- case-file conversions shared by the kh/* verifiers.
+// verifiers/kh/kh_case_inputs.hpp -- case-file conversions shared by the kh/* verifiers: integer lists, loss
+// normalization, activation, architecture and data set.
 #pragma once
 
+#include <flowcert/cert.hpp>
+#include <flowcert/linalg.hpp>
 #include <flowcert/nets/homogeneous.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +41,70 @@ inline flowcert::nets::HomActivation parse_activation(const std::string& name, l
     if (name == "relu") return HomActivation::relu();
     if (name == "relu_power") return HomActivation::relu_power(static_cast<int>(power));
     throw std::invalid_argument("unknown activation \"" + name + "\" (square, linear, relu, relu_power)");
+}
+
+// `model = "example1" | "weighted_squares" | "diagonal" | "feed_forward"` on inputs of dimension d, with its keys
+// `signs`, `depth`, `hidden`, `activation`, `power` (default 2). Which models a verifier admits is its schema's
+// choice list.
+inline flowcert::nets::HomogeneousArchitecture parse_architecture(const flowcert::cert::Case& in, int d) {
+    using flowcert::nets::HomogeneousArchitecture;
+    const std::string model = in.string("model");
+    if (model == "example1") return HomogeneousArchitecture::example1();
+    if (model == "weighted_squares") return HomogeneousArchitecture::weighted_squares(to_ints(in.number_strings("signs")));
+    if (model == "diagonal") return HomogeneousArchitecture::diagonal(d, static_cast<int>(in.integer("depth")));
+    return HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("hidden")),
+                                                 parse_activation(in.string("activation"),
+                                                                  in.has("power") ? in.integer("power") : 2));
+}
+
+// The data set of a case: X (d x n, column i = x_i) and y as enclosures, and their midpoints for the
+// non-rigorous searches.
+template <flowcert::Interval I> struct CaseData {
+    flowcert::nets::Mat<I> X;
+    flowcert::nets::Vec<I> y;
+    Eigen::MatrixXd Xd;
+    Eigen::VectorXd yd;
+    std::optional<flowcert::nets::HomogeneousArchitecture> teacher;  // set for data = "sphere_teacher"
+    std::uint64_t seed = 0;                                          // data_seed of "sphere_teacher"
+};
+
+// `inputs` (one row x_i per sample) and `targets` (y_i), decimal strings enclosed at `bits`.
+template <flowcert::Interval I> CaseData<I> read_explicit_data(const flowcert::cert::Case& in, long bits) {
+    const auto rows = in.matrix("inputs");
+    const auto ys = in.number_strings("targets");
+    const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows.front().size());
+    if (static_cast<int>(ys.size()) != n) in.fail("targets", "need one label per input row");
+    CaseData<I> out;
+    out.X.resize(d, n);
+    out.y.resize(n);
+    for (int i = 0; i < n; ++i) {
+        const auto& row = rows[static_cast<std::size_t>(i)];
+        for (int k = 0; k < d; ++k)
+            out.X(k, i) = flowcert::IntervalTraits<I>::from_decimal(row[static_cast<std::size_t>(k)], bits);
+        out.y(i) = flowcert::IntervalTraits<I>::from_decimal(ys[static_cast<std::size_t>(i)], bits);
+    }
+    out.Xd = flowcert::linalg::mid<I>(flowcert::linalg::IMatrix<I>(out.X));
+    out.yd = flowcert::linalg::mid<I>(flowcert::linalg::IVector<I>(out.y));
+    return out;
+}
+
+// `data = "explicit"` (above) or `"sphere_teacher"`: `samples` seeded inputs on the unit sphere of R^`input_dim`
+// labelled by a feed-forward teacher (`teacher_hidden`, `teacher_activation`) with seeded weights, all in double
+// (those doubles are the exact data; nets::make_sphere_teacher_data, seed `data_seed`).
+template <flowcert::Interval I> CaseData<I> read_data(const flowcert::cert::Case& in, long bits) {
+    using flowcert::nets::HomogeneousArchitecture;
+    if (in.string("data") == "explicit") return read_explicit_data<I>(in, bits);
+    const int d = static_cast<int>(in.integer("input_dim")), n = static_cast<int>(in.integer("samples"));
+    CaseData<I> out;
+    out.teacher = HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("teacher_hidden")),
+                                                        parse_activation(in.string("teacher_activation"), 2));
+    out.seed = static_cast<std::uint64_t>(in.integer("data_seed"));
+    const flowcert::nets::SphereTeacherData sd = flowcert::nets::make_sphere_teacher_data(out.seed, d, n, *out.teacher);
+    out.Xd = sd.X;
+    out.yd = sd.y;
+    out.X = flowcert::nets::convert_matrix<I>(out.Xd, bits);
+    out.y = flowcert::nets::convert_vector<I>(out.yd, bits);
+    return out;
 }
 
 }  // namespace khcase

@@ -30,20 +30,9 @@ using namespace flowcert::nets;
 
 namespace {
 
-using khcase::to_ints;
 using khcase::parse_loss;
-using khcase::parse_activation;
+using khcase::parse_architecture;
 using khreport::fmt;
-
-HomogeneousArchitecture parse_architecture(const cert::Case& in, int d) {
-    const std::string model = in.string("model");
-    if (model == "example1") return HomogeneousArchitecture::example1();
-    if (model == "weighted_squares") return HomogeneousArchitecture::weighted_squares(to_ints(in.number_strings("signs")));
-    if (model == "diagonal") return HomogeneousArchitecture::diagonal(d, static_cast<int>(in.integer("depth")));
-    return HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("hidden")),
-                                                 parse_activation(in.string("activation"),
-                                                                  in.has("power") ? in.integer("power") : 2));
-}
 
 template <Interval I> I hull_all(const std::vector<I>& v) {
     I h = v.front();
@@ -59,38 +48,16 @@ void run_typed(cert::Context& ctx) {
     const khreport::Stopwatch stopwatch;
 
     // ---- data -------------------------------------------------------------------------------------
-    Mat<I> Xi;
-    Vec<I> yi;
-    Eigen::MatrixXd Xd;
-    Eigen::VectorXd yd;
-    const std::string data = in.string("data");
-    if (data == "explicit") {
-        const auto rows = in.matrix("inputs");  // one row per sample
-        const auto ys = in.number_strings("targets");
-        const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows.front().size());
-        if (static_cast<int>(ys.size()) != n) throw std::invalid_argument("targets: need one label per input row");
-        Xi.resize(d, n);
-        yi.resize(n);
-        for (int i = 0; i < n; ++i) {
-            for (int k = 0; k < d; ++k) Xi(k, i) = IntervalTraits<I>::from_decimal(rows[i][k], bits);
-            yi(i) = IntervalTraits<I>::from_decimal(ys[i], bits);
-        }
-        Xd = la::mid<I>(la::IMatrix<I>(Xi));
-        yd = la::mid<I>(la::IVector<I>(yi));
-    } else {
-        const int d = static_cast<int>(in.integer("input_dim")), n = static_cast<int>(in.integer("samples"));
-        const auto teacher = HomogeneousArchitecture::feed_forward(
-            d, to_ints(in.number_strings("teacher_hidden")), parse_activation(in.string("teacher_activation"), 2));
-        const auto seed = static_cast<std::uint64_t>(in.integer("data_seed"));
-        rep.set_seed("data (kh/inputs, kh/teacher streams)", std::to_string(seed));
-        const SphereTeacherData sd = make_sphere_teacher_data(seed, d, n, teacher);
-        Xd = sd.X;
-        yd = sd.y;
-        Xi = convert_matrix<I>(Xd, bits);
-        yi = convert_vector<I>(yd, bits);
-        rep.note("data: " + std::to_string(n) + " inputs = seeded Gaussians normalized to the unit sphere of R^" +
-                 std::to_string(d) + " (in double; those doubles are the data), labels from the teacher " +
-                 teacher.describe() + " with seeded Gaussian weights, evaluated in double (exact data)");
+    const khcase::CaseData<I> data = khcase::read_data<I>(in, bits);
+    const Mat<I>& Xi = data.X;
+    const Vec<I>& yi = data.y;
+    const Eigen::MatrixXd& Xd = data.Xd;
+    const Eigen::VectorXd& yd = data.yd;
+    if (data.teacher) {
+        rep.set_seed("data (kh/inputs, kh/teacher streams)", std::to_string(data.seed));
+        rep.note("data: " + std::to_string(Xd.cols()) + " inputs = seeded Gaussians normalized to the unit sphere of R^" +
+                 std::to_string(Xd.rows()) + " (in double; those doubles are the data), labels from the teacher " +
+                 data.teacher->describe() + " with seeded Gaussian weights, evaluated in double (exact data)");
     }
     const int d = static_cast<int>(Xd.rows());
     const HomogeneousArchitecture arch = parse_architecture(in, d);

@@ -42,9 +42,8 @@ using I = IntervalD;
 
 namespace {
 
-using khcase::to_ints;
 using khcase::parse_loss;
-using khcase::parse_activation;
+using khcase::parse_architecture;
 using khreport::fmt;
 
 // An exact decimal string near x (for exhibited constants): x rounded to `digits` significant digits.
@@ -225,50 +224,24 @@ void run(cert::Context& ctx) {
     const khreport::Stopwatch stopwatch;
 
     // ---- data -------------------------------------------------------------------------------------------
-    Mat<I> Xi;
-    Vec<I> yi;
-    Eigen::MatrixXd Xd;
-    Eigen::VectorXd yd;
-    if (in.string("data") == "explicit") {
-        const auto rows = in.matrix("inputs");
-        const auto ys = in.number_strings("targets");
-        const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows.front().size());
-        if (static_cast<int>(ys.size()) != n) throw std::invalid_argument("targets: need one label per input row");
-        Xi.resize(d, n);
-        yi.resize(n);
-        for (int i = 0; i < n; ++i) {
-            for (int k = 0; k < d; ++k) Xi(k, i) = I::from_decimal(rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)]);
-            yi(i) = I::from_decimal(ys[static_cast<std::size_t>(i)]);
-        }
-        Xd = la::mid<I>(la::IMatrix<I>(Xi));
-        yd = la::mid<I>(la::IVector<I>(yi));
+    const khcase::CaseData<I> data = khcase::read_data<I>(in, bits);
+    const Mat<I>& Xi = data.X;
+    const Vec<I>& yi = data.y;
+    const Eigen::MatrixXd& Xd = data.Xd;
+    const Eigen::VectorXd& yd = data.yd;
+    const int d = static_cast<int>(Xd.rows()), n = static_cast<int>(Xd.cols());
+    if (data.teacher) {
+        rep.set_seed("data (kh/inputs, kh/teacher streams)", std::to_string(data.seed));
+        rep.note("data: " + std::to_string(n) + " seeded inputs on the unit sphere of R^" + std::to_string(d) +
+                 ", labels from the teacher " + data.teacher->describe() + " (doubles; those doubles are the exact data)");
+    } else {
         for (int i = 0; i < n; ++i) {
             for (int k = 0; k < d; ++k)
                 if (!is_point(Xi(k, i))) throw std::invalid_argument("inputs: entries must be exact doubles (the flow field takes point data)");
             if (!is_point(yi(i))) throw std::invalid_argument("targets: entries must be exact doubles");
         }
-    } else {
-        const int d = static_cast<int>(in.integer("input_dim")), n = static_cast<int>(in.integer("samples"));
-        const auto teacher = HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("teacher_hidden")),
-                                                                   parse_activation(in.string("teacher_activation"), 2));
-        const auto seed = static_cast<std::uint64_t>(in.integer("data_seed"));
-        rep.set_seed("data (kh/inputs, kh/teacher streams)", std::to_string(seed));
-        const SphereTeacherData sd = make_sphere_teacher_data(seed, d, n, teacher);
-        Xd = sd.X;
-        yd = sd.y;
-        Xi = convert_matrix<I>(Xd, bits);
-        yi = convert_vector<I>(yd, bits);
-        rep.note("data: " + std::to_string(n) + " seeded inputs on the unit sphere of R^" + std::to_string(d) +
-                 ", labels from the teacher " + teacher.describe() + " (doubles; those doubles are the exact data)");
     }
-    const int d = static_cast<int>(Xd.rows()), n = static_cast<int>(Xd.cols());
-    HomogeneousArchitecture arch;
-    const std::string model_s = in.string("model");
-    if (model_s == "diagonal")
-        arch = HomogeneousArchitecture::diagonal(d, static_cast<int>(in.integer("depth")));
-    else
-        arch = HomogeneousArchitecture::feed_forward(d, to_ints(in.number_strings("hidden")),
-                                                     parse_activation(in.string("activation"), in.has("power") ? in.integer("power") : 2));
+    const HomogeneousArchitecture arch = parse_architecture(in, d);
     const SquareLossNormalization norm = parse_loss(in.string("loss"));
     const Ncf<double> ncf_d(HomogeneousModel<double>(arch, Xd), ncf_weights<double>(yd, norm));
     const Ncf<I> ncf(HomogeneousModel<I>(arch, Xi), ncf_weights<I>(yi, norm));
