@@ -125,7 +125,7 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
 
 // `VERIFIER --case F --sweep-count`: the number of sweep points (0 if the verifier has no sweep,
 // does not answer within `probe_timeout` seconds, or fails; the case then runs whole).
-std::size_t sweep_count(Outcome& o, const fs::path& verifiers, const fs::path& out, long precision) {
+[[maybe_unused]] std::size_t sweep_count(Outcome& o, const fs::path& verifiers, const fs::path& out, long precision) {
     const auto exe = case_verifier(o, verifiers);
     o.verdict.clear();
     o.message.clear();
@@ -147,7 +147,7 @@ std::size_t sweep_count(Outcome& o, const fs::path& verifiers, const fs::path& o
 }
 
 // `VERIFIER --case F --sweep-points LIST --sweep-out PART` (one part of a split sweep).
-void run_part(const Outcome& c, const std::string& points, const fs::path& part, flowcert::tools::SweepPartResult& p,
+[[maybe_unused]] void run_part(const Outcome& c, const std::string& points, const fs::path& part, flowcert::tools::SweepPartResult& p,
               const fs::path& verifiers, double timeout, long precision) {
     const auto t0 = std::chrono::steady_clock::now();
     Outcome o = c;
