@@ -8,6 +8,8 @@
 // vector for step 3; monotonicity in Gamma on a grid.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -384,9 +386,13 @@ RunResult run_verifier(const std::string& toml_text, const std::string& name) {
     }
     const std::string cmd = std::string(BF_THEOREM2_EXE) + " --case " + file + " --out " + file + ".out --quiet 2> " + errf + " > /dev/null";
     const int st = std::system(cmd.c_str());
-    std::ifstream e(errf);
     std::stringstream ss;
-    ss << e.rdbuf();
+    {
+        std::ifstream e(errf);
+        ss << e.rdbuf();
+    }
+    std::remove(file.c_str());
+    std::remove(errf.c_str());
     return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, ss.str()};
 }
 const char* kGood =
