@@ -7,6 +7,7 @@
 #include <flowcert/nets/homogeneous.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -104,6 +105,42 @@ template <flowcert::Interval I> CaseData<I> read_data(const flowcert::cert::Case
     out.yd = sd.y;
     out.X = flowcert::nets::convert_matrix<I>(out.Xd, bits);
     out.y = flowcert::nets::convert_vector<I>(out.yd, bits);
+    return out;
+}
+
+// The schema keys read_data reads (`teacher_activations`: the teacher activations the verifier admits), then
+// `loss` (parse_loss), in this order.
+inline flowcert::cert::CaseSchema data_keys(std::vector<std::string> teacher_activations) {
+    using flowcert::cert::KeyType;
+    return {
+        {.name = "data", .type = KeyType::string, .description = "data source", .choices = {"explicit", "sphere_teacher"}},
+        {.name = "inputs", .type = KeyType::matrix, .description = "explicit: one row per sample x_i", .required = false},
+        {.name = "targets", .type = KeyType::numbers, .description = "explicit: labels y_i", .required = false},
+        {.name = "input_dim", .type = KeyType::integer, .description = "sphere_teacher: d", .required = false},
+        {.name = "samples", .type = KeyType::integer, .description = "sphere_teacher: n", .required = false},
+        {.name = "data_seed", .type = KeyType::integer, .description = "sphere_teacher: seed", .required = false},
+        {.name = "teacher_hidden", .type = KeyType::numbers, .description = "sphere_teacher: teacher widths", .required = false},
+        {.name = "teacher_activation", .type = KeyType::string, .description = "sphere_teacher: teacher activation",
+         .required = false, .choices = std::move(teacher_activations)},
+        {.name = "loss", .type = KeyType::string, .description = "square-loss normalization (paper: sum (p-y)^2)",
+         .choices = {"paper", "half", "mean", "half_mean"}},
+    };
+}
+
+// The keys each data source needs (for a verifier's `validate`).
+inline void validate_data_keys(const flowcert::cert::Case& c) {
+    if (c.string("data") == "explicit" && (!c.has("inputs") || !c.has("targets")))
+        c.fail("inputs", "explicit data needs inputs and targets");
+    if (c.string("data") == "sphere_teacher" &&
+        (!c.has("input_dim") || !c.has("samples") || !c.has("data_seed") || !c.has("teacher_hidden") ||
+         !c.has("teacher_activation")))
+        c.fail("data", "sphere_teacher needs input_dim, samples, data_seed, teacher_hidden, teacher_activation");
+}
+
+// Schema pieces one after the other.
+inline flowcert::cert::CaseSchema join(std::initializer_list<flowcert::cert::CaseSchema> parts) {
+    flowcert::cert::CaseSchema out;
+    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
     return out;
 }
 

@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
                   .paper_statement = "w* is a Delta-second-order positive KKT point of (4): grad N(w*) = L N(w*) w*, "
                                      "N(w*) > 0 and L N(w*) - b^T Hess N(w*) b >= Delta for all unit b orthogonal to w*",
                   .proven_statement = {}},
-        .schema =
+        .schema = khcase::join({
             {
                 {.name = "model", .type = KeyType::string, .description = "architecture",
                  .choices = {"example1", "weighted_squares", "diagonal", "feed_forward"}},
@@ -321,17 +321,9 @@ int main(int argc, char** argv) {
                 {.name = "activation", .type = KeyType::string, .description = "feed_forward activation", .required = false,
                  .choices = {"square", "relu_power", "linear", "relu"}},
                 {.name = "power", .type = KeyType::integer, .description = "relu_power exponent p", .required = false},
-                {.name = "data", .type = KeyType::string, .description = "data source", .choices = {"explicit", "sphere_teacher"}},
-                {.name = "inputs", .type = KeyType::matrix, .description = "explicit: one row per sample x_i", .required = false},
-                {.name = "targets", .type = KeyType::numbers, .description = "explicit: labels y_i", .required = false},
-                {.name = "input_dim", .type = KeyType::integer, .description = "sphere_teacher: d", .required = false},
-                {.name = "samples", .type = KeyType::integer, .description = "sphere_teacher: n", .required = false},
-                {.name = "data_seed", .type = KeyType::integer, .description = "sphere_teacher: seed", .required = false},
-                {.name = "teacher_hidden", .type = KeyType::numbers, .description = "sphere_teacher: teacher widths", .required = false},
-                {.name = "teacher_activation", .type = KeyType::string, .description = "sphere_teacher: teacher activation",
-                 .required = false, .choices = {"square", "linear", "relu"}},
-                {.name = "loss", .type = KeyType::string, .description = "square-loss normalization (paper: sum (p-y)^2)",
-                 .choices = {"paper", "half", "mean", "half_mean"}},
+            },
+            khcase::data_keys({"square", "linear", "relu"}),
+            {
                 {.name = "interval_type", .type = KeyType::string, .description = "IntervalD (default) or IntervalMp",
                  .required = false, .choices = {"IntervalD", "IntervalMp"}},
                 {.name = "search_starts", .type = KeyType::integer, .description = "random starts of the search", .required = false},
@@ -352,6 +344,7 @@ int main(int argc, char** argv) {
                 {.name = "zero_tolerance", .type = KeyType::number, .description = "relative size below which an entry is zero",
                  .required = false, .constraint = cert::Constraint::positive},
             },
+        }),
         .default_precision_bits = 128,
         .validate =
             [](const cert::Case& c) {
@@ -360,12 +353,7 @@ int main(int argc, char** argv) {
                 if (m == "diagonal" && !c.has("depth")) c.fail("depth", "required for diagonal");
                 if (m == "feed_forward" && (!c.has("hidden") || !c.has("activation")))
                     c.fail("hidden", "feed_forward needs hidden and activation");
-                if (c.string("data") == "explicit" && (!c.has("inputs") || !c.has("targets")))
-                    c.fail("inputs", "explicit data needs inputs and targets");
-                if (c.string("data") == "sphere_teacher" &&
-                    (!c.has("input_dim") || !c.has("samples") || !c.has("data_seed") || !c.has("teacher_hidden") ||
-                     !c.has("teacher_activation")))
-                    c.fail("data", "sphere_teacher needs input_dim, samples, data_seed, teacher_hidden, teacher_activation");
+                khcase::validate_data_keys(c);
                 if ((c.has("expected_ncf") || c.has("expected_delta_max") || c.has("closed_form")) &&
                     !c.has("expected_tolerance"))
                     c.fail("expected_tolerance", "required with expected values");

@@ -721,7 +721,7 @@ int main(int argc, char** argv) {
                       "(2 kappa if L = 2), and sup_{|t|<=T~} ||psi_z(t + T^2)|| <= C~ delta^kappa, "
                       "kappa = Delta/(Delta + 2 L^2 N(W̄)); w_z is zero-preserving",
                   .proven_statement = {}},
-        .schema =
+        .schema = khcase::join({
             {
                 {.name = "model", .type = KeyType::string, .description = "architecture", .choices = {"feed_forward", "diagonal"}},
                 {.name = "depth", .type = KeyType::integer, .description = "diagonal: number of factors", .required = false},
@@ -729,17 +729,9 @@ int main(int argc, char** argv) {
                 {.name = "activation", .type = KeyType::string, .description = "feed_forward activation", .required = false,
                  .choices = {"square", "relu_power", "linear"}},
                 {.name = "power", .type = KeyType::integer, .description = "relu_power exponent p >= 2", .required = false},
-                {.name = "data", .type = KeyType::string, .description = "data source", .choices = {"explicit", "sphere_teacher"}},
-                {.name = "inputs", .type = KeyType::matrix, .description = "explicit: one row per sample", .required = false},
-                {.name = "targets", .type = KeyType::numbers, .description = "explicit: labels", .required = false},
-                {.name = "input_dim", .type = KeyType::integer, .description = "sphere_teacher: d", .required = false},
-                {.name = "samples", .type = KeyType::integer, .description = "sphere_teacher: n", .required = false},
-                {.name = "data_seed", .type = KeyType::integer, .description = "sphere_teacher: seed", .required = false},
-                {.name = "teacher_hidden", .type = KeyType::numbers, .description = "sphere_teacher: teacher widths", .required = false},
-                {.name = "teacher_activation", .type = KeyType::string, .description = "sphere_teacher: teacher activation",
-                 .required = false, .choices = {"square", "linear"}},
-                {.name = "loss", .type = KeyType::string, .description = "square-loss normalization (paper: sum (p-y)^2)",
-                 .choices = {"paper", "half", "mean", "half_mean"}},
+            },
+            khcase::data_keys({"square", "linear"}),
+            {
                 {.name = "init_seed", .type = KeyType::integer, .description = "seed of the Gaussian initial direction W0", .required = false},
                 {.name = "init_direction", .type = KeyType::numbers, .description = "explicit W0 (exact doubles)", .required = false},
                 {.name = "deltas", .type = KeyType::numbers, .description = "initialization scales (decreasing)", .required = false,
@@ -771,6 +763,7 @@ int main(int argc, char** argv) {
                 {.name = "order", .type = KeyType::integer, .description = "Taylor order of the integrator (default 20)", .required = false,
                  .constraint = cert::Constraint::positive},
             },
+        }),
         .default_precision_bits = 53,
         .validate =
             [](const cert::Case& c) {
@@ -780,12 +773,7 @@ int main(int argc, char** argv) {
                     c.fail("hidden", "feed_forward needs hidden and activation");
                 if (m == "feed_forward" && c.number_strings("hidden").size() != 1)
                     c.fail("hidden", "one hidden layer only (the flow field supports K = 1)");
-                if (c.string("data") == "explicit" && (!c.has("inputs") || !c.has("targets")))
-                    c.fail("inputs", "explicit data needs inputs and targets");
-                if (c.string("data") == "sphere_teacher" &&
-                    (!c.has("input_dim") || !c.has("samples") || !c.has("data_seed") || !c.has("teacher_hidden") ||
-                     !c.has("teacher_activation")))
-                    c.fail("data", "sphere_teacher needs input_dim, samples, data_seed, teacher_hidden, teacher_activation");
+                khcase::validate_data_keys(c);
                 if (!c.has("init_seed") && !c.has("init_direction")) c.fail("init_seed", "need init_seed or init_direction");
                 if (c.has("deltas") && c.number_strings("deltas").size() < 2) c.fail("deltas", "need at least two values");
             },
