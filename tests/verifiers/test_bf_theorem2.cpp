@@ -79,6 +79,16 @@ Trap empty_trap(const Data& d) {
         for (std::size_t l = 0; l < 3; ++l) t.gram[k][l] = d.X[k][0] * d.X[l][0] + d.X[k][1] * d.X[l][1];
     }
     t.lambda_min = d.lmin;
+    // leverages x_k^T H^{-1} x_k, H = X^T X / 3
+    IntervalD p(0), q(0), r(0);
+    for (std::size_t k = 0; k < 3; ++k) {
+        p += sqr(d.X[k][0]);
+        q += d.X[k][0] * d.X[k][1];
+        r += sqr(d.X[k][1]);
+    }
+    const IntervalD det = (p * r - q * q) / IntervalD(9);
+    for (std::size_t k = 0; k < 3; ++k)
+        t.lev.push_back((r * sqr(d.X[k][0]) - IntervalD(2) * q * d.X[k][0] * d.X[k][1] + p * sqr(d.X[k][1])) / IntervalD(3) / det);
     t.beta_star_norm = sqrt(sqr(d.beta_star[0]) + sqr(d.beta_star[1]));
     t.E_T = IntervalD(0);
     return t;
@@ -289,6 +299,20 @@ TEST_CASE("step 5: the residual, beta and gradient bounds contain the true value
         CHECK(upper(rhs) <= lower(g2) + 1e-12);
     }
     CHECK(nontrivial > 50);
+}
+
+TEST_CASE("the leverages x_k^T H^{-1} x_k are at most |x_k|^2 / lambda_min and sum to n d", "[bf_t2]") {
+    const Data d = a3_data();
+    const Trap t = empty_trap(d);
+    IntervalD sum(0);
+    for (std::size_t k = 0; k < 3; ++k) {
+        CHECK(upper(t.lev[k]) <= upper(sqr(t.xnorm[k]) / d.lmin));
+        sum += t.lev[k];
+    }
+    // sum_k x_k^T (X^T X / n)^{-1} x_k = n trace(I_2) = 6
+    CHECK(lower(sum) <= 6.0);
+    CHECK(6.0 <= upper(sum));
+    CHECK(width(sum) < 1e-9);
 }
 
 TEST_CASE("step 5 is not vacuous: without the perturbation term the residual bound misses some true residual", "[bf_t2]") {

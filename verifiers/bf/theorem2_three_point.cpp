@@ -319,6 +319,12 @@ void run(cert::Context& ctx) {
         tr.y.push_back(model.y(k));
     }
     for (std::size_t k = 0; k < 3; ++k) tr.rstar.push_back(qd(ls.residuals[k]));
+    // leverages x_k^T H^{-1} x_k, H^{-1} = [[hr, -hq], [-hq, hp]] / det(H) (exact rationals, then enclosed)
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto& xk = data.x[k];
+        const nets::Rational lv = (hr * xk[0] * xk[0] - 2 * hq * xk[0] * xk[1] + hp * xk[1] * xk[1]) / hdet;
+        tr.lev.push_back(to_d(bf::mp(lv, bits)));
+    }
     tr.gram.assign(3, std::vector<IntervalD>(3, IntervalD(0)));
     for (std::size_t k = 0; k < 3; ++k)
         for (std::size_t l = 0; l < 3; ++l) tr.gram[k][l] = model.x(k, 0) * model.x(l, 0) + model.x(k, 1) * model.x(l, 1);

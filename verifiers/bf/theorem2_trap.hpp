@@ -90,6 +90,7 @@ struct Trap {
     std::vector<IntervalD> rstar;               // least-squares residuals r*_k
     IntervalD inv_n = IntervalD(1) / IntervalD(3);
     IntervalD lambda_min;                       // of H = X^T X / n
+    std::vector<IntervalD> lev;                 // x_k^T H^{-1} x_k (optional; empty: |x_k|^2 / lambda_min is used)
     IntervalD E_T;                              // L(theta(T)) - L*
     IntervalD beta_star_norm;                   // |beta*|
     IntervalD bsum_P = IntervalD(0);            // sum_P b_j
@@ -170,8 +171,17 @@ struct Trap {
     // E = |v_R|^2 / (2n) + q(p), v = X(beta - beta*) + p, v_R its part in range(X), so
     // |v_R|^2 <= 2n (E(T) + qneg), qneg >= sup -q(p), and r = r* + v_R + <p, r*/|r*|> r*/|r*|:
     // r_k in r*_k +- (|x_k| sqrt(2 (E(T) + qneg) / lambda_min) + |p|).
+    // With the leverage lev_k = x_k^T H^{-1} x_k (<= |x_k|^2 / lambda_min) the bound
+    // max {<x_k, delta'> : delta'^T H delta' <= 2 (E(T) + qneg)} = sqrt(2 lev_k (E(T) + qneg)) is used
+    // (Cauchy-Schwarz in the H inner product), the smaller of the two.
     IntervalD residual_E(std::size_t k, const IntervalD& G) const {
-        const IntervalD d = xnorm[k] * sqrt(IntervalD(2) * (nonneg_upper(E_T) + qneg(G)) / lambda_min) + pnorm(G);
+        const IntervalD e2 = IntervalD(2) * (nonneg_upper(E_T) + qneg(G));
+        IntervalD dv = xnorm[k] * sqrt(e2 / lambda_min);
+        if (k < lev.size()) {
+            const IntervalD dl = sqrt(e2 * nonneg_upper(lev[k]));
+            if (upper(dl) < upper(dv)) dv = dl;
+        }
+        const IntervalD d = dv + pnorm(G);
         return IntervalD::bounds(lower(rstar[k] - d), upper(rstar[k] + d));
     }
     // Enclosure of r_k(t) for all t >= T (intersection of the step-4 and step-5 bounds).
