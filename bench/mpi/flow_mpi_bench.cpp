@@ -14,6 +14,8 @@
 // 3 usage.
 #include <flowcert/mpi.hpp>
 
+#include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,16 +26,11 @@
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::figure2_spec;
 
 namespace {
 
-TwoLayerSpec figure2() {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
-    s.y = {"1.1", "0.1", "0.8"};
-    s.bias = true;
-    return s;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -97,12 +94,8 @@ int main(int argc, char** argv) {
     }
     if (m == 0 || !(t_end > 0) || (sum != "allgather" && sum != "reduce")) return usage();
 
-    const TwoLayerModel<IntervalD> model(figure2());
-    InitSpec is;
-    is.m = m;
-    is.seed = 1;
-    is.lambda = lambda;
-    const auto init = initialize<IntervalD>(is, model.d());
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    const auto init = initialize<IntervalD>(balanced_init(m, 1, lambda), model.d());
     FlowOptions o;
     o.t_end = t_end;
     o.output_times = {t_end / 4, t_end / 2, 3 * t_end / 4, t_end};

@@ -4,6 +4,8 @@
 // Prints one line per run: wall time, steps, widths. Balanced Gaussian init, seed 1.
 #include <flowcert/nets/two_layer_flow.hpp>
 
+#include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,15 +13,10 @@
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::figure2_spec;
 
 namespace {
-TwoLayerSpec figure2() {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
-    s.y = {"1.1", "0.1", "0.8"};
-    s.bias = true;
-    return s;
-}
 // Plain-double GD of the same shape (same data, init midpoints, step, chunked residual sums),
 // NOT rigorous: the baseline the interval GD is measured against in the same process.
 double plain_gd_seconds(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& th0, std::size_t iters,
@@ -77,12 +74,8 @@ int main(int argc, char** argv) {
     const std::string mode = argv[1];
     const std::size_t m = std::strtoull(argv[2], nullptr, 10);
     const int threads = std::atoi(argv[3]);
-    const TwoLayerModel<IntervalD> model(figure2());
-    InitSpec is;
-    is.m = m;
-    is.seed = 1;
-    is.lambda = argc > 5 ? argv[5] : "1e-3";
-    const auto init = initialize<IntervalD>(is, model.d());
+    const TwoLayerModel<IntervalD> model(figure2_spec());
+    const auto init = initialize<IntervalD>(balanced_init(m, 1, argc > 5 ? argv[5] : "1e-3"), model.d());
     const auto t0 = std::chrono::steady_clock::now();
     if (mode == "flow") {
         FlowOptions o;

@@ -9,18 +9,16 @@
 
 #include "flowcert/nets/alignment.hpp"
 
+#include "../support/figure2_fixture.hpp"
+#include "../support/three_point_fixture.hpp"
+
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::assumption3_spec;
+using flowcert::test_support::figure2_spec;
 
 namespace {
 
-TwoLayerSpec fig2() {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}};
-    s.y = {"1.1", "0.1", "0.8"};
-    s.bias = true;
-    return s;
-}
 TwoLayerSpec xor8() {
     TwoLayerSpec s;
     s.x = {{"2", "1"}, {"1", "2"}, {"-1", "2.1"}, {"-2.2", "1"}, {"-2", "-1.3"}, {"-1.2", "-2"}, {"1.1", "-2"}, {"2", "-0.9"}};
@@ -46,7 +44,7 @@ QVec add(QVec a, const QVec& b, const Rational& t) {
 }  // namespace
 
 TEST_CASE("on the Figure-2 data the only extremal vector is D* = (1/n) sum y_k x_k = (-31/120, 2/3)", "[alignment]") {
-    const AlignmentData a = alignment_data(fig2());
+    const AlignmentData a = alignment_data(figure2_spec());
     const Cones2 c = activation_cones_2d(a);
     REQUIRE(c.status == Cones2::Status::exact);
     CHECK(c.cones.size() == 12);  // 6 rays, 6 sectors
@@ -104,7 +102,7 @@ TEST_CASE("G_exact equals <w, D(w,0)> and the interval G encloses it at random r
 TEST_CASE("D_u is the min-norm element of its set: no element on a fine eta grid is shorter, and it lies in the set",
           "[alignment]") {
     for (const std::string gamma : {"0", "1/5"}) {
-        TwoLayerSpec s = fig2();
+        TwoLayerSpec s = figure2_spec();
         s.gamma = gamma;
         const AlignmentData a = alignment_data(s);
         const Cones2 c = activation_cones_2d(a);
@@ -179,7 +177,7 @@ TEST_CASE("orthogonal inputs violate Lemma 2: the no-saddle check is not certifi
 
 TEST_CASE("lambda* of eq. (21) is certified positive on the Figure-2 data and does not grow as alpha_0 shrinks",
           "[alignment]") {
-    const AlignmentData a = alignment_data(fig2());
+    const AlignmentData a = alignment_data(figure2_spec());
     const Constants K = theorem1_constants(a, activation_cones_2d(a));
     const LambdaStar L1 = lambda_star(a, K, "0.5", "0.1");
     const LambdaStar L2 = lambda_star(a, K, "0.1", "0.1");
@@ -188,7 +186,7 @@ TEST_CASE("lambda* of eq. (21) is certified positive on the Figure-2 data and do
     CHECK(certainly_positive(L1.lambda_star));
     CHECK(certainly_less_equal(L2.lambda_star, L1.lambda_star));
     CHECK(lambda_star(a, K, "0.5", "0.4").status == LambdaStar::Status::not_applicable);  // eps >= 1/3
-    TwoLayerSpec code = fig2();
+    TwoLayerSpec code = figure2_spec();
     code.risk_weight = "2/3";
     const AlignmentData ac = alignment_data(code);
     CHECK(lambda_star(ac, theorem1_constants(ac, activation_cones_2d(ac)), "0.5", "0.1").status ==
@@ -197,10 +195,7 @@ TEST_CASE("lambda* of eq. (21) is certified positive on the Figure-2 data and do
 
 TEST_CASE("Assumption 3 is decided exactly: eta_min = 1/10 for a constructed set, and the Figure-2 data fail it",
           "[alignment][theorem2]") {
-    TwoLayerSpec s;
-    s.x = {{"-0.95", "1.05"}, {"0.05", "0.98"}, {"0.92", "1.03"}};
-    s.y = {"1.05", "0.08", "1.1"};
-    const AlignmentData a = alignment_data(s);
+    const AlignmentData a = alignment_data(assumption3_spec());
     const Assumption3 A3 = check_assumption3(a);
     CHECK(A3.shape_ok);
     CHECK(A3.eta_min == Rational(1, 10));
@@ -213,7 +208,7 @@ TEST_CASE("Assumption 3 is decided exactly: eta_min = 1/10 for a constructed set
     CHECK(A.K == std::vector<std::size_t>{0, 2});
     CHECK(ls.residuals[1] > 0);
 
-    const AlignmentData f = alignment_data(fig2());
+    const AlignmentData f = alignment_data(figure2_spec());
     CHECK_FALSE(check_assumption3(f).shape_ok);  // y_3 = 0.8 < 1
     const Assumptions456 F = check_assumptions_456(f, least_squares(f));
     CHECK(F.a4);
@@ -231,9 +226,9 @@ TEST_CASE("dense sampling of the circle never exceeds the certified D_max, max G
     TwoLayerSpec os;
     os.x = {{"1", "0.1"}, {"1", "-0.2"}, {"-0.15", "1"}, {"-0.3", "1"}};
     os.y = {"1", "1", "-1", "-1"};
-    TwoLayerSpec leaky = fig2();
+    TwoLayerSpec leaky = figure2_spec();
     leaky.gamma = "0.2";
-    for (const TwoLayerSpec& s : {fig2(), xor8(), os, leaky}) {
+    for (const TwoLayerSpec& s : {figure2_spec(), xor8(), os, leaky}) {
         const AlignmentData a = alignment_data(s);
         const Cones2 c = activation_cones_2d(a);
         const Constants K = theorem1_constants(a, c);

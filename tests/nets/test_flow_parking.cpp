@@ -15,7 +15,10 @@
 
 #include <flowcert/nets/two_layer_flow.hpp>
 
-#include <barrier>
+#include "../support/figure2_fixture.hpp"  // balanced_init
+#include "../support/three_point_fixture.hpp"
+#include "../support/thread_reducer.hpp"
+
 #include <cmath>
 #include <string>
 #include <thread>
@@ -23,17 +26,13 @@
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::assumption3_spec;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::ThreadReducer;
 
 namespace {
 
 constexpr long double kRefTol = 1e-9L;
-
-TwoLayerSpec three_point_spec() {
-    TwoLayerSpec s;
-    s.x = {{"-0.95", "1.05"}, {"0.05", "0.98"}, {"0.92", "1.03"}};
-    s.y = {"1.05", "0.08", "1.1"};
-    return s;
-}
 
 IntervalD dec(const char* s) { return IntervalD::from_decimal(s); }
 IntervalD bnd(double lo, double hi) { return IntervalD::bounds(lo, hi); }
@@ -221,58 +220,12 @@ FlowOptions constructed_options(double T) {
     return o;
 }
 
-// In-process stand-in for MPI (as in test_two_layer_flow.cpp): P threads, every collective
-// combines the slots in rank order so every process gets the same bits.
-class ThreadReducer {
-public:
-    explicit ThreadReducer(int P) : P_(P), bar_(P), vs_(P), bs_(P), ds_(P) {}
-    FlowPartition partition(int rank, std::size_t m) {
-        FlowPartition fp;
-        fp.begin = m * rank / P_;
-        fp.end = m * (rank + 1) / P_;
-        fp.allreduce_sum = [this, rank](std::vector<IntervalD>& v) {
-            vs_[rank] = v;
-            bar_.arrive_and_wait();
-            for (std::size_t q = 0; q < v.size(); ++q) {
-                IntervalD acc = vs_[0][q];
-                for (int r = 1; r < P_; ++r) acc += vs_[r][q];
-                v[q] = acc;
-            }
-            bar_.arrive_and_wait();
-        };
-        fp.allreduce_and = [this, rank](bool b) {
-            bs_[rank] = b ? 1 : 0;
-            bar_.arrive_and_wait();
-            bool all = true;
-            for (int r = 0; r < P_; ++r) all = all && bs_[r] != 0;
-            bar_.arrive_and_wait();
-            return all;
-        };
-        fp.allreduce_min = [this, rank](double x) {
-            ds_[rank] = x;
-            bar_.arrive_and_wait();
-            double mn = ds_[0];
-            for (int r = 1; r < P_; ++r) mn = std::min(mn, ds_[r]);
-            bar_.arrive_and_wait();
-            return mn;
-        };
-        return fp;
-    }
-
-private:
-    int P_;
-    std::barrier<> bar_;
-    std::vector<std::vector<IntervalD>> vs_;
-    std::vector<char> bs_;
-    std::vector<double> ds_;
-};
-
 }  // namespace
 
 TEST_CASE("parked neurons' anchored boxes contain reference trajectories from the corners of the initial box at every "
           "output time",
           "[flow][parking]") {
-    const TwoLayerSpec spec = three_point_spec();
+    const TwoLayerSpec spec = assumption3_spec();
     const TwoLayerModel<IntervalD> model(spec);
     const auto theta0 = constructed_theta0();
     const FlowResult res = integrate_gradient_flow(model, theta0, constructed_options(2.0));
@@ -308,7 +261,7 @@ TEST_CASE("parked neurons' anchored boxes contain reference trajectories from th
 }
 
 TEST_CASE("a neuron exactly on the kink with a r_k > 0 is parked and its box never moves", "[flow][parking]") {
-    const TwoLayerSpec spec = three_point_spec();
+    const TwoLayerSpec spec = assumption3_spec();
     const TwoLayerModel<IntervalD> model(spec);
     const auto theta0 = constructed_theta0();
     const FlowResult res = integrate_gradient_flow(model, theta0, constructed_options(2.0));
@@ -326,7 +279,7 @@ TEST_CASE("a neuron exactly on the kink with a r_k > 0 is parked and its box nev
 
 TEST_CASE("the parked tube is not wider than the Clarke-hull tube and its width does not grow with the horizon",
           "[flow][parking]") {
-    const TwoLayerSpec spec = three_point_spec();
+    const TwoLayerSpec spec = assumption3_spec();
     const TwoLayerModel<IntervalD> model(spec);
     const auto theta0 = constructed_theta0(Variant::no_positive);
     FlowOptions o;
@@ -367,7 +320,7 @@ TEST_CASE("the parked tube is not wider than the Clarke-hull tube and its width 
 TEST_CASE("a neuron on a kink pushed away from it is not parked, parked neurons are unparked when the sign of r_k is "
           "lost, and the references stay inside",
           "[flow][parking]") {
-    const TwoLayerSpec spec = three_point_spec();
+    const TwoLayerSpec spec = assumption3_spec();
     const TwoLayerModel<IntervalD> model(spec);
     const auto theta0 = constructed_theta0(Variant::pusher);
     // neuron 6 grows and its hull box widens r_1 until (iii) fails near t = 2.2
@@ -398,11 +351,8 @@ TEST_CASE("a neuron on a kink pushed away from it is not parked, parked neurons 
 
 TEST_CASE("parking is identical for one, two and three threads and under a 2- and 3-process partition",
           "[flow][parking][threads][partition]") {
-    const TwoLayerModel<IntervalD> model(three_point_spec());
-    InitSpec is;
-    is.m = 48;
-    is.seed = 2;
-    is.lambda = "1e-3";
+    const TwoLayerModel<IntervalD> model(assumption3_spec());
+    const InitSpec is = balanced_init(48, 2, "1e-3");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 10.0;

@@ -13,8 +13,12 @@
 #include "flowcert/nets/random.hpp"
 #include "flowcert/nets/two_layer.hpp"
 
+#include "../support/figure2_fixture.hpp"
+
 using namespace flowcert;
 using namespace flowcert::nets;
+using flowcert::test_support::balanced_init;
+using flowcert::test_support::figure2_spec;
 
 namespace {
 
@@ -39,11 +43,11 @@ bool encloses(const IntervalD& x, const Q& q) {
 }
 bool encloses(const IntervalMp& x, const Q& q) { return mpfi_is_inside_q(q.v, x.get()) > 0; }
 
-TwoLayerSpec fig2_spec(const std::string& gamma = "0") {
-    TwoLayerSpec s;
-    s.x = {{"-0.75"}, {"-0.5"}, {"0.125"}, {"0.6"}};
-    s.y = {"1.1", "0.1", "0.8", "-0.3"};
-    s.bias = true;
+// The Figure-2 data [BF2025, App. B.1] with a fourth sample x = 0.6, y = -0.3 and leak `gamma`.
+TwoLayerSpec fig2_four_point_spec(const std::string& gamma = "0") {
+    TwoLayerSpec s = figure2_spec();
+    s.x.push_back({"0.6"});
+    s.y.push_back("-0.3");
     s.gamma = gamma;
     return s;
 }
@@ -109,7 +113,7 @@ TEMPLATE_TEST_CASE("the Clarke-hull field on a box encloses the exact field at r
     std::mt19937_64 gen(20260);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     for (const std::string gamma : {"0", "0.25", "1"}) {
-        const TwoLayerSpec spec = fig2_spec(gamma);
+        const TwoLayerSpec spec = fig2_four_point_spec(gamma);
         const TwoLayerModel<I> model(spec, 80);
         const std::size_t m = 3, d = 2, n = spec.x.size();
         for (int trial = 0; trial < 40; ++trial) {
@@ -144,7 +148,7 @@ TEMPLATE_TEST_CASE("a neuron certainly inactive on every sample has exactly zero
     using I = TestType;
     using T = IntervalTraits<I>;
     for (const std::string gamma : {"0", "0.1"}) {
-        const TwoLayerModel<I> model(fig2_spec(gamma), 64);
+        const TwoLayerModel<I> model(fig2_four_point_spec(gamma), 64);
         // neuron 0: w = (0.1, -2) +- 0.01: <w, (x, 1)> < 0 for every x in the data; neuron 1 is active
         const auto th = box_around<I>({0.5, 0.7}, {0.1, -2.0, 0.3, 1.0}, 2, 2, 0.01, 64);
         const auto F = vector_field(model, th);
@@ -174,7 +178,7 @@ TEMPLATE_TEST_CASE("the interval GD map encloses the exact rational gradient-des
     std::mt19937_64 gen(7);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     for (const std::string weight : {"", "2/4"}) {  // the paper's (1/n) sum 1/2 r^2 and the code's (1/n) sum r^2
-        TwoLayerSpec spec = fig2_spec("0.2");
+        TwoLayerSpec spec = fig2_four_point_spec("0.2");
         spec.risk_weight = weight;
         const TwoLayerModel<I> model(spec, 100);
         const Q c(weight.empty() ? "1/4" : weight);
@@ -197,7 +201,7 @@ TEMPLATE_TEST_CASE("the interval GD map encloses the exact rational gradient-des
 }
 
 TEST_CASE("the logistic-loss field on a box encloses the 256-bit point field", "[two_layer]") {
-    TwoLayerSpec spec = fig2_spec("0");
+    TwoLayerSpec spec = fig2_four_point_spec("0");
     spec.y = {"1", "-1", "1", "-1"};
     spec.loss = LossKind::logistic;
     const TwoLayerModel<IntervalD> md(spec);
@@ -224,11 +228,7 @@ TEMPLATE_TEST_CASE("balanced Gaussian initialization has a_j^2 - |w_j|^2 enclosi
                    "has it certainly positive",
                    "[two_layer][init]", IntervalD, IntervalMp) {
     using I = TestType;
-    InitSpec s;
-    s.seed = 42;
-    s.m = 200;
-    s.lambda = "1e-3";
-    s.kind = InitKind::balanced_gaussian;
+    InitSpec s = balanced_init(200, 42, "1e-3");
     const auto bal = initialize<I>(s, 2, 80);
     REQUIRE(bal.theta.m == 200);
     CHECK(bal.eq4_holds);
@@ -264,14 +264,14 @@ TEST_CASE("initialization is reproducible: neuron j depends only on (seed, j)", 
 }
 
 TEST_CASE("an unusable spec is refused with a reason", "[two_layer]") {
-    TwoLayerSpec s = fig2_spec();
+    TwoLayerSpec s = fig2_four_point_spec();
     s.gamma = "1.5";
     CHECK(spec_problem(s) == "gamma must lie in [0, 1]");
     CHECK_THROWS_AS(TwoLayerModel<IntervalD>(s), std::invalid_argument);
-    s = fig2_spec();
+    s = fig2_four_point_spec();
     s.y.pop_back();
     CHECK_FALSE(spec_problem(s).empty());
-    s = fig2_spec();
+    s = fig2_four_point_spec();
     s.x[1][0] = "0.1.2";
     CHECK_FALSE(spec_problem(s).empty());
 }

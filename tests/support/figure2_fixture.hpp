@@ -1,6 +1,8 @@
 // tests/support/figure2_fixture.hpp -- the three-point data set of [BF2025, Figure 2, App. B.1] and the balanced
-// small initializations the two-layer flow tests run on it. Shared by tests/nets/test_two_layer_flow.cpp and
-// tests/cli/mpi_partition_test.cpp (include it by relative path: "../support/figure2_fixture.hpp").
+// small initializations the two-layer flow tests run on it. Shared by tests/nets/test_two_layer_flow.cpp,
+// test_two_layer.cpp, test_alignment.cpp, test_flow_parking.cpp (balanced_init) and tests/cli/mpi_partition_test.cpp
+// (include it by relative path: "../support/figure2_fixture.hpp"), and by bench/nets/two_layer_flow_bench.cpp and
+// bench/mpi/flow_mpi_bench.cpp (their targets have tests/ on the include path: "support/figure2_fixture.hpp").
 #pragma once
 
 #include <flowcert/nets/two_layer.hpp>
