@@ -12,6 +12,7 @@
 #include <flowcert/nets/two_layer_flow.hpp>
 
 #include "../support/figure2_fixture.hpp"
+#include "../support/thread_reducer.hpp"
 
 #include <barrier>
 #include <cmath>
@@ -22,6 +23,7 @@ using namespace flowcert;
 using namespace flowcert::nets;
 using flowcert::test_support::balanced_init;
 using flowcert::test_support::figure2_spec;
+using flowcert::test_support::ThreadReducer;
 
 namespace {
 
@@ -172,53 +174,6 @@ double max_rel_width(const TwoLayerParams<IntervalD>& p) {
     }
     return r;
 }
-
-// In-process stand-in for MPI: P threads, each one "process"; every collective writes the
-// caller's contribution to its slot, waits at a barrier, combines all slots in rank order (so
-// every process gets the same bits), and waits again before the slots are reused.
-class ThreadReducer {
-public:
-    explicit ThreadReducer(int P) : P_(P), bar_(P), vs_(P), bs_(P), ds_(P) {}
-    FlowPartition partition(int rank, std::size_t m) {
-        FlowPartition fp;
-        fp.begin = m * rank / P_;
-        fp.end = m * (rank + 1) / P_;
-        fp.allreduce_sum = [this, rank](std::vector<IntervalD>& v) {
-            vs_[rank] = v;
-            bar_.arrive_and_wait();
-            for (std::size_t q = 0; q < v.size(); ++q) {
-                IntervalD acc = vs_[0][q];
-                for (int r = 1; r < P_; ++r) acc += vs_[r][q];
-                v[q] = acc;
-            }
-            bar_.arrive_and_wait();
-        };
-        fp.allreduce_and = [this, rank](bool b) {
-            bs_[rank] = b ? 1 : 0;
-            bar_.arrive_and_wait();
-            bool all = true;
-            for (int r = 0; r < P_; ++r) all = all && bs_[r] != 0;
-            bar_.arrive_and_wait();
-            return all;
-        };
-        fp.allreduce_min = [this, rank](double x) {
-            ds_[rank] = x;
-            bar_.arrive_and_wait();
-            double mn = ds_[0];
-            for (int r = 1; r < P_; ++r) mn = std::min(mn, ds_[r]);
-            bar_.arrive_and_wait();
-            return mn;
-        };
-        return fp;
-    }
-
-private:
-    int P_;
-    std::barrier<> bar_;
-    std::vector<std::vector<IntervalD>> vs_;
-    std::vector<char> bs_;
-    std::vector<double> ds_;
-};
 
 bool same_bits(const IntervalD& a, const IntervalD& b) { return a.lower() == b.lower() && a.upper() == b.upper(); }
 

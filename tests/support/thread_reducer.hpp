@@ -2,7 +2,7 @@
 // P threads, each one "process" with a FlowPartition (lib/flowcert/nets/two_layer_flow.hpp). Every
 // collective writes the caller's contribution to its slot, waits at a barrier, combines all slots
 // in rank order (so every process gets the same bits), and waits again before the slots are
-// reused. Used by tests/nets/test_flow_parking.cpp (include it by relative path:
+// reused. Used by tests/nets/test_flow_parking.cpp and test_two_layer_flow.cpp (include it by relative path:
 // "../support/thread_reducer.hpp").
 #pragma once
 
