@@ -18,6 +18,8 @@
 #include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -565,8 +567,12 @@ void run(cert::Context& ctx) {
     cert::SweepPlot sp =
         khreport::delta_sweep_plot(bounded ? "distance to p* and ||grad L|| at T_delta" : "||grad L|| at T_delta", "value");
     ctx.progress.begin("delta sweep", static_cast<long>(deltas.size()));
-    for (const auto& dtxt : deltas) {
-        const IntervalD delta = IntervalD::from_decimal(dtxt);
+    const auto xd = [](double v) { return cert::exact_string(v); };
+    const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
+    // Point i of the sweep (cert::Context::sweep, issue 7): the escape bracket and the tube to T_delta for deltas[i],
+    // as a record of exact doubles and intervals; the report is assembled from the records below, in index order.
+    const auto point = [&](std::size_t i) {
+        const IntervalD delta = IntervalD::from_decimal(deltas[i]);
         std::vector<IntervalD> x0(s.P);
         for (int j = 0; j < s.P; ++j) x0[j] = delta * w0[j];
         // Non-rigorous horizon guess for the escape (only chooses how far to integrate).
@@ -580,30 +586,63 @@ void run(cert::Context& ctx) {
             horizon = horizon * 1.5 + 5;
             esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         }
-        rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 4/10 (escape)]", esc.ok,
-                       esc.ok ? "T_esc in [" + fmt(esc.lo, 12) + ", " + fmt(esc.hi, 12) + "]" : esc.reason);
-        if (!esc.ok) {
-            ctx.progress.advance();
-            continue;
-        }
+        nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}};
+        if (!esc.ok) return r;
+        r["escape_lo"] = xd(esc.lo);
+        r["escape_hi"] = xd(esc.hi);
         const double Tesc = esc.lo + (esc.hi - esc.lo) / 2;
         const double Td = Tesc + tau;
         ode::Options o2 = opt;
         o2.record_tubes = true;
         const auto run = ode::integrate<IntervalD>(field, params, x0, IntervalD::exact(Td), {}, o2, 53);
+        r["ok"] = run.ok();
         if (!run.ok()) {
-            const std::string why = std::string("integration to T_delta failed: ") + ode::to_string(run.status) + ": " + run.reason;
+            r["why"] = std::string("integration to T_delta failed: ") + ode::to_string(run.status) + ": " + run.reason;
+            return r;
+        }
+        nlohmann::json tube = nlohmann::json::array();
+        for (const auto& pc : run.tube)
+            if (upper(pc.t1) >= Tesc - 1.0) tube.push_back({{"t", xd(mid(pc.t0) - Tesc)}, {"norm", cert::exact_json(norm2(pc.box))}});
+        nlohmann::json xT = nlohmann::json::array();
+        for (const IntervalD& v : run.final_box) xT.push_back(cert::exact_json(v));
+        r["tube"] = tube;
+        r["x_T"] = xT;
+        r["steps"] = run.steps;
+        return r;
+    };
+    const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {
+        nlohmann::json r = point(i);
+        ctx.progress.advance();
+        return r;
+    });
+    for (std::size_t i = 0; i < deltas.size(); ++i) {
+        const std::string& dtxt = deltas[i];
+        const nlohmann::json& r = records[i];
+        const IntervalD delta = IntervalD::from_decimal(dtxt);
+        if (!r.at("escape_ok").get<bool>()) {
+            rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 4/10 (escape)]", false,
+                           r.at("escape_reason").get<std::string>());
+            continue;
+        }
+        const double esc_lo = dx(r.at("escape_lo")), esc_hi = dx(r.at("escape_hi"));
+        rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 4/10 (escape)]", true,
+                       "T_esc in [" + fmt(esc_lo, 12) + ", " + fmt(esc_hi, 12) + "]");
+        const double Tesc = esc_lo + (esc_hi - esc_lo) / 2;
+        const double Td = Tesc + tau;
+        if (!r.at("ok").get<bool>()) {
+            const std::string why = r.at("why").get<std::string>();
             for (const char* nm : {"||psi(T_delta) - p*|| <= epsilon, delta = ", "||grad L(psi(T_delta))|| <= epsilon, delta = ",
                                    "||psi(T_delta)|| >= 1/(2 epsilon), delta = ", "cos(psi(T_delta), p*) >= 1 - epsilon, delta = "})
                 if (rep.find_check(nm + dtxt)) rep.check_true(nm + dtxt, "[KH2025]", false, why);
-            ctx.progress.advance();
             continue;
         }
-        for (const auto& pc : run.tube)
-            if (upper(pc.t1) >= Tesc - 1.0) tp.add_point("delta = " + dtxt, mid(pc.t0) - Tesc, norm2(pc.box));
-        const std::vector<IntervalD>& xT = run.final_box;
+        for (const auto& pc : r.at("tube"))
+            tp.add_point("delta = " + dtxt, dx(pc.at("t")), cert::interval_d_from_json(pc.at("norm")));
+        std::vector<IntervalD> xT;
+        for (const auto& v : r.at("x_T")) xT.push_back(cert::interval_d_from_json(v));
+        const long steps = r.at("steps").get<long>();
         const IntervalD gn = norm2(loss_grad(xT));
-        const std::string Tcell = "[" + fmt(esc.lo, 10) + ", " + fmt(esc.hi, 10) + "]";
+        const std::string Tcell = "[" + fmt(esc_lo, 10) + ", " + fmt(esc_hi, 10) + "]";
         if (bounded && bounded_ok) {
             std::vector<IntervalD> diff(s.P);
             for (int j = 0; j < s.P; ++j) diff[j] = xT[j] - pstar[j];
@@ -612,7 +651,7 @@ void run(cert::Context& ctx) {
                          {"||psi(T_delta, delta w0) - p*||", dist}, cert::exact("epsilon", eps_txt));
             rep.check_le("||grad L(psi(T_delta))|| <= epsilon, delta = " + dtxt, "[KH2025, Cor. 5/11]",
                          {"||grad L(psi(T_delta, delta w0))||", gn}, cert::exact("epsilon", eps_txt));
-            st.add_row({dtxt, Tcell, fmt(Td, 12), to_string(dist, 6), to_string(gn, 6), std::to_string(run.steps)});
+            st.add_row({dtxt, Tcell, fmt(Td, 12), to_string(dist, 6), to_string(gn, 6), std::to_string(steps)});
             sp.add_point("||psi(T_delta) - p*||", mid(delta), dist);
         } else if (!bounded) {
             const IntervalD nrm = norm2(xT);
@@ -626,10 +665,9 @@ void run(cert::Context& ctx) {
             rep.check_le("||grad L(psi(T_delta))|| <= epsilon, delta = " + dtxt, "[KH2025, Cor. 6/12]",
                          {"||grad L(psi(T_delta, delta w0))||", gn}, cert::exact("epsilon", eps_txt));
             st.add_row({dtxt, Tcell, fmt(Td, 12), to_string(nrm, 8), to_string(IntervalD(1) - cosv, 4), to_string(gn, 6),
-                        std::to_string(run.steps)});
+                        std::to_string(steps)});
         }
         sp.add_point("||grad L(psi(T_delta))||", mid(delta), gn);
-        ctx.progress.advance();
     }
     rep.add_plot(tp);
     rep.add_plot(sp);
@@ -790,6 +828,7 @@ int main(int argc, char** argv) {
                     c.fail("post_saddle_deltas", "required with post_saddle_kappa");
             },
         .run = run,
+        .sweep = "delta",
     };
     return cert::verifier_main(argc, argv, spec);
 }

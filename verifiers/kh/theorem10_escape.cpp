@@ -17,6 +17,8 @@
 
 #include "kh_flow_tools.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -283,7 +285,12 @@ void run(cert::Context& ctx) {
     std::vector<double> dvals;
     tay::TaylorEvaluator<IntervalD> jev(loss_field, lparams);
     ctx.progress.begin("delta sweep", static_cast<long>(deltas.size()));
-    for (const auto& dtxt : deltas) {
+    const auto xd = [](double v) { return cert::exact_string(v); };
+    const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
+    // Point i of the sweep (cert::Context::sweep, issue 7): escape bracket and window distance for deltas[i], as a
+    // record of exact doubles and intervals; "stage" says where the point stopped. The report is assembled below.
+    const auto point = [&](std::size_t i) {
+        const std::string& dtxt = deltas[i];
         const IntervalD delta = IntervalD::from_decimal(dtxt);
         std::vector<IntervalD> x0(P);
         for (int j = 0; j < P; ++j) x0[j] = delta * w0[j];
@@ -296,19 +303,11 @@ void run(cert::Context& ctx) {
             horizon2 = horizon2 * 1.5 + 5;
             esc = khtools::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
         }
-        rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 10 (escape)]", esc.ok,
-                       esc.ok ? "T_esc in [" + fmt(esc.lo, 15) + ", " + fmt(esc.hi, 15) + "]" : esc.reason);
-        if (!esc.ok) {
-            ctx.progress.advance();
-            continue;
-        }
+        nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}, {"stage", "escape"}};
+        if (!esc.ok) return r;
+        r["escape_lo"] = xd(esc.lo);
+        r["escape_hi"] = xd(esc.hi);
         const IntervalD Tesc = IntervalD::bounds(esc.lo, esc.hi);
-        const IntervalD scaled = dL2 * Tesc;
-        const IntervalD diff = scaled - Tw0;
-        rep.check_le("delta^(L-2) T_esc(delta) near T(w0), delta = " + dtxt, "[KH2025, Thm 10 shift; Lemma 25]",
-                     {"|delta^(L-2) T_esc(delta) - T(w0)|", abs(diff)},
-                     {"convergence_constant * delta^(L-2)", conv_c * dL2});
-        ep.add_point("|delta^(L-2) T_esc - T(w0)|", mid(delta), abs(diff));
         // Shift: escape times aligned (exhibited; an exact double).
         const double s = mid(Tesc) - mid(tp_r);
         std::vector<double> tg;
@@ -318,39 +317,31 @@ void run(cert::Context& ctx) {
             outs.push_back(IntervalD::exact(s + t));
             tj.push_back(outs.back() - IntervalD::exact(s));
         }
-        const std::string dn = "Theorem 10 distance enclosed, delta = " + dtxt;
-        if (!(s - Tw > 0)) {
-            rep.check_true(dn, "[KH2025, Thm 10]", false, "the window starts before t = 0 (delta too large)");
-            ctx.progress.advance();
-            continue;
-        }
+        r["stage"] = "window";
+        if (!(s - Tw > 0)) return r;
         ode::Options o2 = opt;
         o2.record_tubes = true;
         const auto run = ode::integrate<IntervalD>(loss_field, lparams, x0, IntervalD::exact(s + Tw), outs, o2, 53);
-        if (!run.ok() || static_cast<int>(run.outputs.size()) != grid) {
-            rep.check_true(dn, "[KH2025, Thm 10]", false, std::string("integration: ") + run.reason);
-            ctx.progress.advance();
-            continue;
-        }
+        r["stage"] = "integration";
+        r["integration_reason"] = run.reason;
+        if (!run.ok() || static_cast<int>(run.outputs.size()) != grid) return r;
         // p(t_j) = rho_p(t_j) w*; e_j = psi(s + t_j) - p(t_j).
         std::vector<IntervalD> rho(grid);
         bool rok = true;
         for (int j = 0; j < grid; ++j) rok = rok && ray.radius_at(tj[j], rho[j]);
-        if (!rok) {
-            rep.check_true(dn, "[KH2025, Thm 10]", false, "p(t) not enclosed on the grid");
-            ctx.progress.advance();
-            continue;
-        }
+        r["stage"] = "path";
+        if (!rok) return r;
         double sup_hi = 0, sup_lo = 0;
         std::size_t piece = 0;
+        nlohmann::json psi_norms = nlohmann::json::array(), rhos = nlohmann::json::array();
         for (int j = 0; j < grid; ++j) {
             std::vector<IntervalD> e(P);
             for (int q = 0; q < P; ++q) e[q] = run.outputs[j].box[q] - rho[j] * wstar(q);
             const IntervalD en = norm2(e);
             sup_lo = std::max(sup_lo, lower(en));
             if (dtxt == deltas.front() || dtxt == deltas.back()) {
-                tub.add_point("psi, delta = " + dtxt, tg[j], norm2(run.outputs[j].box));
-                if (dtxt == deltas.front()) tub.add_point("p(t)", tg[j], rho[j]);
+                psi_norms.push_back(cert::exact_json(norm2(run.outputs[j].box)));
+                rhos.push_back(cert::exact_json(rho[j]));
             }
             if (j + 1 == grid) {
                 sup_hi = std::max(sup_hi, upper(en));
@@ -370,6 +361,64 @@ void run(cert::Context& ctx) {
             const IntervalD fac = exp(IntervalD::exact(l) * (tj[j + 1] - tj[j]));
             sup_hi = std::max(sup_hi, upper(en * fac));
         }
+        r["stage"] = "done";
+        r["sup_lo"] = xd(sup_lo);
+        r["sup_hi"] = xd(sup_hi);
+        r["steps"] = run.steps;
+        r["psi_norms"] = psi_norms;
+        r["rho"] = rhos;
+        return r;
+    };
+    const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {
+        nlohmann::json r = point(i);
+        ctx.progress.advance();
+        return r;
+    });
+    for (std::size_t i = 0; i < deltas.size(); ++i) {
+        const std::string& dtxt = deltas[i];
+        const nlohmann::json& r = records[i];
+        const IntervalD delta = IntervalD::from_decimal(dtxt);
+        const IntervalD dL2 = pow(delta, L - 2);
+        const bool esc_ok = r.at("escape_ok").get<bool>();
+        if (!esc_ok) {
+            rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 10 (escape)]", false,
+                           r.at("escape_reason").get<std::string>());
+            continue;
+        }
+        const double esc_lo = dx(r.at("escape_lo")), esc_hi = dx(r.at("escape_hi"));
+        rep.check_true("escape bracket, delta = " + dtxt, "[KH2025, Thm 10 (escape)]", true,
+                       "T_esc in [" + fmt(esc_lo, 15) + ", " + fmt(esc_hi, 15) + "]");
+        const IntervalD Tesc = IntervalD::bounds(esc_lo, esc_hi);
+        const IntervalD scaled = dL2 * Tesc;
+        const IntervalD diff = scaled - Tw0;
+        rep.check_le("delta^(L-2) T_esc(delta) near T(w0), delta = " + dtxt, "[KH2025, Thm 10 shift; Lemma 25]",
+                     {"|delta^(L-2) T_esc(delta) - T(w0)|", abs(diff)},
+                     {"convergence_constant * delta^(L-2)", conv_c * dL2});
+        ep.add_point("|delta^(L-2) T_esc - T(w0)|", mid(delta), abs(diff));
+        const double s = mid(Tesc) - mid(tp_r);
+        const std::string dn = "Theorem 10 distance enclosed, delta = " + dtxt;
+        const std::string stage = r.at("stage").get<std::string>();
+        if (stage == "window") {
+            rep.check_true(dn, "[KH2025, Thm 10]", false, "the window starts before t = 0 (delta too large)");
+            continue;
+        }
+        if (stage == "integration") {
+            rep.check_true(dn, "[KH2025, Thm 10]", false,
+                           std::string("integration: ") + r.at("integration_reason").get<std::string>());
+            continue;
+        }
+        if (stage == "path") {
+            rep.check_true(dn, "[KH2025, Thm 10]", false, "p(t) not enclosed on the grid");
+            continue;
+        }
+        if (dtxt == deltas.front() || dtxt == deltas.back())
+            for (int j = 0; j < grid; ++j) {
+                const double t = -Tw + 2 * Tw * j / (grid - 1);
+                tub.add_point("psi, delta = " + dtxt, t, cert::interval_d_from_json(r.at("psi_norms").at(static_cast<std::size_t>(j))));
+                if (dtxt == deltas.front())
+                    tub.add_point("p(t)", t, cert::interval_d_from_json(r.at("rho").at(static_cast<std::size_t>(j))));
+            }
+        const double sup_lo = dx(r.at("sup_lo")), sup_hi = dx(r.at("sup_hi"));
         const IntervalD sup = IntervalD::bounds(sup_lo, sup_hi);
         rep.check_true(dn, "[KH2025, Thm 10, eq. (8)]", std::isfinite(sup_hi) && sup_lo > 0,
                        "sup in " + to_string(sup, 8) + " (grid of " + std::to_string(grid) +
@@ -377,9 +426,8 @@ void run(cert::Context& ctx) {
         dist_lo.push_back(sup);
         dvals.push_back(mid(delta));
         sp.add_point("sup distance", mid(delta), sup);
-        st.add_row({dtxt, "[" + fmt(esc.lo, 12) + ", " + fmt(esc.hi, 12) + "]", to_string(scaled, 10),
-                    to_string(diff, 6), fmt(s, 12), to_string(sup, 6), std::to_string(run.steps)});
-        ctx.progress.advance();
+        st.add_row({dtxt, "[" + fmt(esc_lo, 12) + ", " + fmt(esc_hi, 12) + "]", to_string(scaled, 10),
+                    to_string(diff, 6), fmt(s, 12), to_string(sup, 6), std::to_string(r.at("steps").get<long>())});
     }
     // Certified slopes: log(E_i/E_{i+1}) / log(delta_i/delta_{i+1}) >= log(lo_i/hi_{i+1}) / log(delta_i/delta_{i+1}).
     cert::Table& slt = rep.table("certified log-log slopes of the Theorem 10 distance", {"deltas", "slope enclosure", "kappa"});
@@ -464,6 +512,7 @@ int main(int argc, char** argv) {
                 if (c.integer("grid_points") < 2) c.fail("grid_points", "need at least 2");
             },
         .run = run,
+        .sweep = "delta",
     };
     return cert::verifier_main(argc, argv, spec);
 }

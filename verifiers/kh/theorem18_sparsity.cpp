@@ -24,6 +24,8 @@
 #include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -476,7 +478,7 @@ void run(cert::Context& ctx) {
         const TubeZeroCheck tz = check_tube_zeros(fr.res, z, model_i, yi, norm);
         if (keep) *keep = fr.res.outputs;
         const std::string where = what + ", delta = " + dinv_s + ", t in [0, " + fmt(upper(fr.res.time), 8) + "] (" +
-                                  std::to_string(tz.pieces) + " steps, " + fmt(fr.seconds, 3) + " s); the " +
+                                  std::to_string(tz.pieces) + " steps); the " +
                                   std::to_string(tz.outputs) + " sets at t = k t_end/32 give sup ||psi_z|| in " +
                                   to_string(tz.sup_outputs, 6) + "; the per-step a priori tube pieces give " +
                                   to_string(tz.sup_pieces, 6) + " (inflated candidate, not exact by construction)" +
@@ -486,6 +488,7 @@ void run(cert::Context& ctx) {
         // ||psi_z(t)|| above the tolerance would disprove zero preservation of w_z outright.
         rep.check_le(check, "[KH2025, Def. 15, Lemma 16]", {"max_k ||psi_z(k t_end/32)||", tz.sup_outputs},
                      cert::exact("zero_tube_tolerance", ztol_s), where);
+        rep.note("invariance tube wall time: " + fmt(fr.seconds, 3) + " s (" + what + ")");  // (not in the check: timing)
         return tz;
     };
     std::vector<I> x_bar(static_cast<std::size_t>(P)), x_mask(static_cast<std::size_t>(P));
@@ -563,11 +566,34 @@ void run(cert::Context& ctx) {
     std::vector<std::string> dl_s;
     const std::string heat_s = in.has("heat_map_delta") ? in.number_string("heat_map_delta") : deltas.front();
     I max_q1(0), max_q2(0), max_q3(0);
-    for (const auto& ds : deltas) {
-        const I delta = I::from_decimal(ds);
-        const auto [t1, t2] = times(delta);
+    auto x0_of = [&](const I& delta) {
         std::vector<I> x0(static_cast<std::size_t>(P));
         for (int j = 0; j < P; ++j) x0[static_cast<std::size_t>(j)] = delta * W0i[static_cast<std::size_t>(j)];
+        return x0;
+    };
+    auto vec_json = [](const std::vector<I>& x) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const I& v : x) a.push_back(cert::exact_json(v));
+        return a;
+    };
+    auto vec_from_json = [](const nlohmann::json& a) {
+        std::vector<I> x;
+        for (const auto& v : a) x.push_back(cert::interval_d_from_json(v));
+        return x;
+    };
+    auto neuron_indices = [&](int j) {
+        std::vector<int> idx;
+        for (int k = 0; k < d; ++k) idx.push_back(j * d + k);
+        idx.push_back(arch.layer_offset(2) + j);
+        return idx;
+    };
+    // The delta points through cert::Context::sweep (issue 7): point i integrates the flow from deltas[i] W0
+    // and returns what the report uses of it (intervals exact); the report is assembled below in index order.
+    const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {
+        const std::string& ds = deltas[i];
+        const I delta = I::from_decimal(ds);
+        const auto [t1, t2] = times(delta);
+        const std::vector<I> x0 = x0_of(delta);
         const I tw0 = t2 - Ttilde, tend = t2 + Ttilde;
         std::vector<I> outs;
         if (certainly_positive(t1)) outs.push_back(t1);
@@ -575,15 +601,15 @@ void run(cert::Context& ctx) {
         if (certainly_less(outs.empty() ? I(0) : outs.back(), t2)) outs.push_back(t2);
         const FlowRun fr = integrate_flow(gf, gf_par, x0, tend, outs, order);
         ctx.progress.message("delta = " + ds + ": " + std::to_string(fr.res.steps) + " steps");
-        rep.check_true("tube from delta W0 reaches T^2 + T~, delta = " + ds, "[KH2025, eq. (2)]", fr.res.ok(),
-                       fr.res.ok() ? "t in [0, " + to_string(tend, 10) + "], " + std::to_string(fr.res.steps) + " steps, " +
-                                         fmt(fr.seconds, 3) + " s"
-                                   : std::string(ode::to_string(fr.res.status)) + " at t = " + to_string(fr.res.time, 8) + ": " +
-                                         fr.res.reason);
-        if (!fr.res.ok()) continue;
+        nlohmann::json r = {{"ok", fr.res.ok()}, {"steps", fr.res.steps}, {"seconds", cert::exact_string(fr.seconds)}};
+        if (!fr.res.ok()) {
+            r["status"] = ode::to_string(fr.res.status);
+            r["time"] = cert::exact_json(fr.res.time);
+            r["reason"] = fr.res.reason;
+            return r;
+        }
         const std::vector<I>& x1 = fr.res.outputs.front().box;  // at T^1
         const I n1 = norm_of(x1, all_indices(P)), nz1 = norm_of(x1, z);
-        const I ratio = nz1 / n1;
         // sup over the window [T^2 - T~, T^2 + T~] from the tube pieces that meet it
         I sup_z;
         bool any = false;
@@ -593,7 +619,6 @@ void run(cert::Context& ctx) {
             sup_z = any ? I::bounds(std::max(lower(sup_z), lower(nz)), std::max(upper(sup_z), upper(nz))) : nz;
             any = true;
         }
-        const I dk = exp(kappa * log(delta)), dkr = exp(kappa_ratio * log(delta));
         // loss and gradient at the end of the window (how close to the first saddle)
         Vec<I> wend(P);
         for (int j = 0; j < P; ++j) wend(j) = fr.res.final_box[static_cast<std::size_t>(j)];
@@ -601,8 +626,48 @@ void run(cert::Context& ctx) {
         I gnorm(0);
         for (int j = 0; j < P; ++j) gnorm += sqr(lend.gradient(j));
         gnorm = sqrt(gnorm);
-        sw.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(fr.res.steps), fmt(fr.seconds, 3), to_string(n1, 6),
-                    to_string(ratio, 6), to_string(sup_z, 6), to_string(lend.value, 6), to_string(gnorm, 4)});
+        r["n1"] = cert::exact_json(n1);
+        r["ratio"] = cert::exact_json(nz1 / n1);
+        r["sup_z"] = cert::exact_json(sup_z);
+        r["loss_end"] = cert::exact_json(lend.value);
+        r["grad_end"] = cert::exact_json(gnorm);
+        if (ds == heat_s && ff) {  // what the heat maps and the neuron-norm tube plot use
+            r["x1"] = vec_json(x1);
+            r["x2"] = vec_json(fr.res.outputs.back().box);
+            r["x_end"] = vec_json(fr.res.final_box);
+            nlohmann::json pieces = nlohmann::json::array();
+            const std::size_t np = fr.res.tube.size(), stride = std::max<std::size_t>(1, np / 60);
+            for (std::size_t p = 0; p < np; p += stride) {
+                const auto& piece = fr.res.tube[p];
+                nlohmann::json norms = nlohmann::json::array();
+                for (int j = 0; j < arch.hidden[0]; ++j) norms.push_back(cert::exact_json(norm_of(piece.box, neuron_indices(j))));
+                pieces.push_back({{"t", cert::exact_string(upper(piece.t1))}, {"norms", norms}});
+            }
+            r["neuron_tube"] = pieces;
+        }
+        return r;
+    });
+    for (std::size_t i = 0; i < deltas.size(); ++i) {
+        const std::string& ds = deltas[i];
+        const nlohmann::json& r = records[i];
+        const I delta = I::from_decimal(ds);
+        const auto [t1, t2] = times(delta);
+        const I tend = t2 + Ttilde;
+        const bool ok = r.at("ok").get<bool>();
+        const long steps = r.at("steps").get<long>();
+        const double seconds = cert::parse_exact_double(r.at("seconds").get<std::string>());
+        // (the wall time of the run is in the table's "wall s" column, not in the check)
+        rep.check_true("tube from delta W0 reaches T^2 + T~, delta = " + ds, "[KH2025, eq. (2)]", ok,
+                       ok ? "t in [0, " + to_string(tend, 10) + "], " + std::to_string(steps) + " steps"
+                          : r.at("status").get<std::string>() + " at t = " + to_string(cert::interval_d_from_json(r.at("time")), 8) +
+                                ": " + r.at("reason").get<std::string>());
+        if (!ok) continue;
+        const I n1 = cert::interval_d_from_json(r.at("n1")), ratio = cert::interval_d_from_json(r.at("ratio")),
+                sup_z = cert::interval_d_from_json(r.at("sup_z"));
+        const I dk = exp(kappa * log(delta)), dkr = exp(kappa_ratio * log(delta));
+        sw.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(steps), fmt(seconds, 3), to_string(n1, 6),
+                    to_string(ratio, 6), to_string(sup_z, 6), to_string(cert::interval_d_from_json(r.at("loss_end")), 6),
+                    to_string(cert::interval_d_from_json(r.at("grad_end")), 4)});
         const I q1 = n1 / dk, q2 = ratio / dkr, q3 = sup_z / dk;
         max_q1 = max(max_q1, q1);
         max_q2 = max(max_q2, q2);
@@ -647,25 +712,21 @@ void run(cert::Context& ctx) {
                 hm.col_labels.push_back("v");
                 rep.add_plot(hm);
             };
-            heat(x0, "t = 0");
-            heat(x1, "T^1 (just before escape)");
-            heat(fr.res.outputs.back().box, "T^2");
-            heat(fr.res.final_box, "T^2 + T~ (near the first saddle)");
+            heat(x0_of(delta), "t = 0");
+            heat(vec_from_json(r.at("x1")), "T^1 (just before escape)");
+            heat(vec_from_json(r.at("x2")), "T^2");
+            heat(vec_from_json(r.at("x_end")), "T^2 + T~ (near the first saddle)");
             // neuron norms over time: tube plot and a heat map over (subsampled) steps
             cert::TubePlot tp{.title = "||(W_1[j,:], v[j])|| over time, delta = " + ds + " (certified tube)",
                               .x_label = "t", .y_label = "neuron norm", .log_x = false, .log_y = true, .bands = {}};
             cert::HeatMap hot{.title = "log10(||(W_1[j,:], v[j])|| / delta) over the integrator steps (columns, subsampled), delta = " + ds,
                               .row_labels = {}, .col_labels = {}, .values = {}};
             hot.values.assign(static_cast<std::size_t>(k1), {});
-            const std::size_t np = fr.res.tube.size(), stride = std::max<std::size_t>(1, np / 60);
-            for (std::size_t p = 0; p < np; p += stride) {
-                const auto& piece = fr.res.tube[p];
+            for (const auto& piece : r.at("neuron_tube")) {
+                const double t = cert::parse_exact_double(piece.at("t").get<std::string>());
                 for (int j = 0; j < k1; ++j) {
-                    std::vector<int> idx;
-                    for (int k = 0; k < d; ++k) idx.push_back(j * d + k);
-                    idx.push_back(voff + j);
-                    const I nj = norm_of(piece.box, idx);
-                    tp.add_point("neuron " + std::to_string(j), upper(piece.t1), nj);
+                    const I nj = cert::interval_d_from_json(piece.at("norms").at(static_cast<std::size_t>(j)));
+                    tp.add_point("neuron " + std::to_string(j), t, nj);
                     hot.values[static_cast<std::size_t>(j)].push_back(std::log10(std::max(upper(nj), 1e-300) / mid(delta)));
                 }
             }
@@ -778,6 +839,7 @@ int main(int argc, char** argv) {
                 if (c.has("deltas") && c.number_strings("deltas").size() < 2) c.fail("deltas", "need at least two values");
             },
         .run = run,
+        .sweep = "delta",
     };
     return cert::verifier_main(argc, argv, spec);
 }

@@ -22,6 +22,8 @@
 #include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,6 +41,15 @@ using namespace flowcert::nets;
 namespace {
 
 using khcase::parse_loss;
+
+// An interval of a sweep record back (cert::exact_json wrote it), bit for bit.
+template <class I>
+I interval_from_json(const nlohmann::json& j) {
+    if constexpr (std::is_same_v<I, IntervalD>)
+        return cert::interval_d_from_json(j);
+    else
+        return cert::interval_mp_from_json(j);
+}
 
 std::string fmt(double x, int digits = 6) {
     std::ostringstream os;
@@ -395,7 +406,12 @@ void run_typed(cert::Context& ctx) {
                       .x_label = "t", .y_label = "coordinate"};
     std::vector<I> E;
     std::vector<bool> have;
-    for (std::size_t q = 0; q < deltas.size(); ++q) {
+    // The delta points through cert::Context::sweep (issue 7): point q certifies the window distance for
+    // deltas[q] and returns what the report uses of it (doubles and intervals exact); the report is assembled
+    // below in index order.
+    const auto xd = [](double v) { return cert::exact_string(v); };
+    const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
+    const auto records = ctx.sweep(deltas.size(), [&](std::size_t q) {
         const auto t0 = std::chrono::steady_clock::now();
         const I delta = dec(deltas[q]);
         const I shift = s0 - log(delta) / twoN;
@@ -403,30 +419,55 @@ void run_typed(cert::Context& ctx) {
         for (const I& w : w0) x0.push_back(delta * w);
         const auto wd = kh4::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        nlohmann::json r = {{"ok", wd.ok}, {"reason", wd.reason}, {"tau_start", xd(wd.tau_start)},
+                            {"duration", xd(wd.duration)}, {"steps_before", wd.steps_before},
+                            {"steps_window", wd.steps_window}, {"sup_lower", xd(wd.sup_lower)},
+                            {"sup_upper", xd(wd.sup_upper)}, {"argmax_t", xd(wd.argmax_t)}, {"seconds", xd(secs)}};
+        nlohmann::json pieces = nlohmann::json::array();
+        if (wd.ok) {
+            const std::size_t stride = std::max<std::size_t>(1, wd.pieces.size() / 150);
+            for (std::size_t k = 0; k < wd.pieces.size(); k += stride) {
+                const auto& pc = wd.pieces[k];
+                nlohmann::json xs = nlohmann::json::array();
+                if (q == 0 || q + 1 == deltas.size())
+                    for (const I& x : pc.x) xs.push_back(cert::exact_json(x));
+                pieces.push_back({{"t_lo", xd(pc.t_lo)}, {"t_hi", xd(pc.t_hi)}, {"distance", cert::exact_json(pc.distance)},
+                                  {"x", xs}});
+            }
+        }
+        r["pieces"] = pieces;
+        return r;
+    });
+    for (std::size_t q = 0; q < deltas.size(); ++q) {
+        const nlohmann::json& r = records[q];
+        const I delta = dec(deltas[q]);
+        const I shift = s0 - log(delta) / twoN;
+        const bool ok = r.at("ok").get<bool>();
+        const double tau_start = dx(r.at("tau_start")), duration = dx(r.at("duration"));
         const std::string name = "tube on |t| <= T~, delta = " + deltas[q];
-        rep.check_true(name, "[KH2025, Thm 4, eq. (6)]", wd.ok,
-                       wd.ok ? "certified tube of psi from delta w0 to tau = " + fmt(wd.tau_start) +
-                                   ", then of (p, psi - p) over [" + fmt(wd.tau_start) + ", " +
-                                   fmt(wd.tau_start + wd.duration) + "] which covers s_delta + [-T~, T~], s_delta in " +
-                                   to_string(shift, 10)
-                             : wd.reason);
-        have.push_back(wd.ok);
-        E.push_back(wd.ok ? bnd(wd.sup_lower, wd.sup_upper) : one);
+        rep.check_true(name, "[KH2025, Thm 4, eq. (6)]", ok,
+                       ok ? "certified tube of psi from delta w0 to tau = " + fmt(tau_start) +
+                                ", then of (p, psi - p) over [" + fmt(tau_start) + ", " +
+                                fmt(tau_start + duration) + "] which covers s_delta + [-T~, T~], s_delta in " +
+                                to_string(shift, 10)
+                          : r.at("reason").get<std::string>());
+        have.push_back(ok);
+        E.push_back(ok ? bnd(dx(r.at("sup_lower")), dx(r.at("sup_upper"))) : one);
         sw.add_row({deltas[q], to_string(shift, 10),
-                    std::to_string(wd.steps_before) + " / " + std::to_string(wd.steps_window),
-                    wd.ok ? to_string(E.back(), 8) : "not certified", fmt(wd.argmax_t), fmt(secs, 3)});
-        if (!wd.ok) continue;
+                    std::to_string(r.at("steps_before").get<long>()) + " / " + std::to_string(r.at("steps_window").get<long>()),
+                    ok ? to_string(E.back(), 8) : "not certified", fmt(dx(r.at("argmax_t"))), fmt(dx(r.at("seconds")), 3)});
+        if (!ok) continue;
         sp.add_point("E(delta)", mid(delta), E.back());
-        const std::size_t stride = std::max<std::size_t>(1, wd.pieces.size() / 150);
-        for (std::size_t k = 0; k < wd.pieces.size(); k += stride) {
-            const auto& pc = wd.pieces[k];
-            const I dist = bnd(std::max(lower(pc.distance), 1e-300), upper(pc.distance));
-            dp.add_point("delta = " + deltas[q], 0.5 * (pc.t_lo + pc.t_hi), dist);
+        for (const auto& pc : r.at("pieces")) {
+            const double t_mid = 0.5 * (dx(pc.at("t_lo")) + dx(pc.at("t_hi")));
+            const I distance = interval_from_json<I>(pc.at("distance"));
+            const I dist = bnd(std::max(lower(distance), 1e-300), upper(distance));
+            dp.add_point("delta = " + deltas[q], t_mid, dist);
             if (q == 0 || q + 1 == deltas.size())
                 for (int j = 0; j < P; ++j) {
                     if (P > 4 && j != kstar % (P / 2) && j != kstar % (P / 2) + P / 2 && j != (kstar + 1) % (P / 2)) continue;
-                    tp.add_point(arch.parameter_name(j) + ", delta = " + deltas[q], 0.5 * (pc.t_lo + pc.t_hi),
-                                 pc.x[static_cast<std::size_t>(j)]);
+                    tp.add_point(arch.parameter_name(j) + ", delta = " + deltas[q], t_mid,
+                                 interval_from_json<I>(pc.at("x").at(static_cast<std::size_t>(j))));
                 }
         }
     }
@@ -583,6 +624,7 @@ int main(int argc, char** argv) {
                         c.fail("deltas", "must be strictly decreasing");
             },
         .run = run,
+        .sweep = "delta",
     };
     return cert::verifier_main(argc, argv, spec);
 }
