@@ -19,12 +19,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 #include "kh_case_inputs.hpp"
+#include "kh_report.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -39,29 +38,17 @@ namespace {
 
 using khcase::parse_loss;
 
-std::string fmt(double x, int p = 6) {
-    std::ostringstream os;
-    os.precision(p);
-    os << x;
-    return os.str();
-}
-
+using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
-    const auto clock0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
     // ---- model and data ---------------------------------------------------------------------------------------
-    const auto rows = in.matrix("inputs");
-    const auto ys = in.number_strings("targets");
-    const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows.front().size());
-    if (static_cast<int>(ys.size()) != n) in.fail("targets", "need one label per input row");
-    Mat<IntervalD> X(d, n);
-    Vec<IntervalD> y(n);
-    for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < d; ++k) X(k, i) = IntervalD::from_decimal(rows[i][k]);
-        y(i) = IntervalD::from_decimal(ys[i]);
-    }
+    const khcase::CaseData<IntervalD> data = khcase::read_explicit_data<IntervalD>(in, 53);
+    const Mat<IntervalD>& X = data.X;
+    const Vec<IntervalD>& y = data.y;
+    const int n = static_cast<int>(X.cols()), d = static_cast<int>(X.rows());
     const int D = static_cast<int>(in.integer("depth"));
     const HomogeneousArchitecture arch = HomogeneousArchitecture::diagonal(d, D);
     const int P = arch.parameter_count(), L = arch.homogeneity_order();
@@ -453,7 +440,6 @@ void run(cert::Context& ctx) {
     rep.add_plot(sp);
     rep.add_plot(ep);
     rep.add_plot(tub);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
     rep.note("escape: T_esc(delta) = inf{t : ||psi(t, delta w0)|| >= r} (r = escape_radius), bracketed from the loss-flow "
              "tube and refined twice with 32 output times. delta^(L-2) T_esc -> T(w0), the NCF blow-up time from w0 "
              "(the leading term (T1 + T/A2^(L-2))/delta^(L-2) of the Theorem 10 shift, spec 6.2); it equals "
@@ -462,7 +448,7 @@ void run(cert::Context& ctx) {
              "T1, T, b_delta, A1, A2 are not numeric, so only the existence of an admissible shift can be certified "
              "(spec 10 item 12). p(t) = rho_p(t) w* with rho_p the inverse of t_p (kh_flow_tools.hpp), enclosed by "
              "bisection on exact doubles.");
-    rep.note("wall time: " + fmt(secs, 4) + " s");
+    stopwatch.note(rep, 4);
     rep.claim.proven_statement =
         "w* is a Delta-second-order positive KKT point, w0 in S(w*) (NCF tube), T(w0) in the Lemma 25 window; for every "
         "delta of the sweep T_esc(delta) is enclosed with |delta^(L-2) T_esc - T(w0)| <= C delta^(L-2), and the Theorem "

@@ -25,13 +25,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 #include "kh_case_inputs.hpp"
+#include "kh_report.hpp"
 
 namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
@@ -51,13 +50,7 @@ I interval_from_json(const nlohmann::json& j) {
         return cert::interval_mp_from_json(j);
 }
 
-std::string fmt(double x, int digits = 6) {
-    std::ostringstream os;
-    os.precision(digits);
-    os << x;
-    return os.str();
-}
-
+using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
 
 // NON-RIGOROUS: the direction of the NCF flow u' = grad N(u) from u0 for large t, by the Euler map
 // u <- (u + h grad N(u)) / |.| with h = 1/(2 ||Hess N||_inf). For L = 2, grad N(u) = A u, and the Euler map
@@ -86,33 +79,25 @@ void run_typed(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
     const long bits = std::is_same_v<I, IntervalD> ? 53 : ctx.precision_bits;
-    const auto clock0 = std::chrono::steady_clock::now();
+    const khreport::Stopwatch stopwatch;
     const auto ex = [&](double v) { return IntervalTraits<I>::exact(v, bits); };
     const auto dec = [&](const std::string& s) { return IntervalTraits<I>::from_decimal(s, bits); };
     const auto bnd = [&](double lo, double hi) { return IntervalTraits<I>::bounds(lo, hi, bits); };
 
     // ---- data and model -------------------------------------------------------------------------------
-    const auto rows = in.matrix("inputs");  // one row per sample
-    const auto ys = in.number_strings("targets");
-    const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows.front().size());
-    if (static_cast<int>(ys.size()) != n) in.fail("targets", "need one label per input row");
-    Mat<I> Xi(d, n);
-    Vec<I> yi(n);
-    for (int i = 0; i < n; ++i) {
-        if (static_cast<int>(rows[i].size()) != d) in.fail("inputs", "all rows need the same length");
-        for (int k = 0; k < d; ++k) Xi(k, i) = dec(rows[i][k]);
-        yi(i) = dec(ys[i]);
-    }
-    const Eigen::MatrixXd Xd = la::mid<I>(la::IMatrix<I>(Xi));
-    const Eigen::VectorXd yd = la::mid<I>(la::IVector<I>(yi));
+    const khcase::CaseData<I> data = khcase::read_explicit_data<I>(in, bits);  // rows of equal length: the schema
+    const auto rows = in.matrix("inputs");                                     // (decimal text, for the identity test)
+    const Mat<I>& Xi = data.X;
+    const Vec<I>& yi = data.y;
+    const Eigen::MatrixXd& Xd = data.Xd;
+    const Eigen::VectorXd& yd = data.yd;
+    const int n = static_cast<int>(Xi.cols()), d = static_cast<int>(Xi.rows());
     const std::string model = in.string("model");
     HomogeneousArchitecture arch;
     if (model == "example1") arch = HomogeneousArchitecture::example1();
     else if (model == "weighted_squares") {
-        std::vector<int> s;
-        for (const auto& t : in.number_strings("signs")) s.push_back(std::stoi(t));
-        arch = HomogeneousArchitecture::weighted_squares(s);
-    } else arch = HomogeneousArchitecture::diagonal(d, 2);
+        arch = HomogeneousArchitecture::weighted_squares(khcase::to_ints(in.number_strings("signs")));
+    } else arch = HomogeneousArchitecture::diagonal(d, 2);  // (depth 2: not khcase::parse_architecture's `depth` key)
     if (arch.input_dim != d) in.fail("inputs", "the input dimension does not match the model");
     const SquareLossNormalization norm = parse_loss(in.string("loss"));
     const Ncf<double> ncf_d(HomogeneousModel<double>(arch, Xd), ncf_weights<double>(yd, norm));
@@ -412,13 +397,13 @@ void run_typed(cert::Context& ctx) {
     const auto xd = [](double v) { return cert::exact_string(v); };
     const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
     const auto records = ctx.sweep(deltas.size(), [&](std::size_t q) {
-        const auto t0 = std::chrono::steady_clock::now();
+        const khreport::Stopwatch point_clock;
         const I delta = dec(deltas[q]);
         const I shift = s0 - log(delta) / twoN;
         std::vector<I> x0;
         for (const I& w : w0) x0.push_back(delta * w);
         const auto wd = kh4::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double secs = point_clock.seconds();
         nlohmann::json r = {{"ok", wd.ok}, {"reason", wd.reason}, {"tau_start", xd(wd.tau_start)},
                             {"duration", xd(wd.duration)}, {"steps_before", wd.steps_before},
                             {"steps_window", wd.steps_window}, {"sup_lower", xd(wd.sup_lower)},
@@ -546,8 +531,7 @@ void run_typed(cert::Context& ctx) {
     rep.add_plot(sp);
     rep.add_plot(dp);
     rep.add_plot(tp);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0).count();
-    rep.note("wall time: " + fmt(secs, 3) + " s");
+    stopwatch.note(rep, 3);
     rep.claim.proven_statement =
         "for the certified Delta-second-order positive KKT point w* (Delta as reported) and w0 in S(w*) (certified NCF "
         "tube into the Lemma 23 cap), with the exhibited shift T1 + ln(1/b)/(2N*) + ln(1/delta)/(2N*): for every delta of "
