@@ -27,6 +27,15 @@ void run(cert::Context& ctx) {
     check_theorem2_hypotheses(R, spec, t, route, bits, Q);
     least_squares_table(R, t, bits, Q, /*full=*/false);
     check_bounds(in, R, Q, "[BF2025; this case's claimed value]");
+    if (t.data.d == 2 && t.ls.ok) {
+        // Display only: the data directions and the directions of beta* and D* (Thm 2 geometry).
+        cert::CirclePlot circle{.title = "data directions x_k, least-squares beta* and D* = (1/n) sum y_k x_k (d = 2)"};
+        for (std::size_t k = 0; k < t.data.n; ++k)
+            circle.add("x_" + std::to_string(k + 1), "data", mp(t.data.x[k][0], 64), mp(t.data.x[k][1], 64));
+        circle.add("beta*", "least squares", mp(t.ls.beta[0], 64), mp(t.ls.beta[1], 64));
+        circle.add("D*", "D*", mp(t.ls.D_star[0], 64), mp(t.ls.D_star[1], 64));
+        R.add_plot(circle);
+    }
     R.claim.proven_statement = route == "assumption3"
                                    ? "the data satisfy Assumption 3 with some eta < 1/6 (least admissible eta enclosed), "
                                      "and the consequences of Lemma 8 (Assumptions 4, 5, 6-sign) hold"
