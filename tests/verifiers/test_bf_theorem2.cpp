@@ -141,10 +141,15 @@ TEST_CASE("a neuron certainly inactive on x_1 and x_3 is classified frozen whate
     }
 }
 
-TEST_CASE("a neuron certainly active on the three samples is classified all-active (P)", "[bf_t2]") {
+TEST_CASE("a neuron certainly active on the three samples is all-active (P) if a may be >= 0, else a crossed S_i neuron", "[bf_t2]") {
     ResidualSigns rs;
     CHECK(classify(pt(0.5), {pt(1e-12), pt(0.2), pt(0.3)}, kNoTrack, rs).cls == Cls::all_active);
-    CHECK(classify(pt(-0.5), {pt(0.1), pt(0.2), pt(0.3)}, kNoTrack, rs).cls == Cls::all_active);
+    CHECK(classify(iv(-0.1, 0.1), {pt(0.1), pt(0.2), pt(0.3)}, kNoTrack, rs).cls == Cls::all_active);
+    // negative: S_i with i the extreme sample nearer its kink (docs/bf.md step 3, tau_S,j = 0)
+    const Classified n1 = classify(pt(-0.5), {pt(0.1), pt(0.2), pt(0.3)}, kNoTrack, rs);
+    CHECK((n1.cls == Cls::two_sample && n1.k == 0));
+    const Classified n3 = classify(pt(-0.5), {pt(0.3), pt(0.2), pt(1e-12)}, kNoTrack, rs);
+    CHECK((n3.cls == Cls::two_sample && n3.k == 2));
     // one pre-activation touching 0 is not certainly active
     CHECK(classify(pt(0.5), {iv(0, 0.1), pt(0.2), pt(0.3)}, kNoTrack, rs).cls != Cls::all_active);
 }

@@ -446,6 +446,20 @@ void run(cert::Context& ctx) {
             g = std::min(g, 10.0);  // beyond this the premises cannot hold (e^Gamma - 1 > 2e4)
             G = g;
         }
+        const IntervalD gs0 = tr.gamma_star(IntervalD(0));
+        if (!(std::isfinite(upper(tr.gamma_star(IntervalD::bounds(G, G)))) && upper(tr.gamma_star(IntervalD::bounds(G, G))) < G)) {
+            // Diagnostic only (no check depends on it): the premises at the smallest budget the
+            // bootstrap could ever accept, Gamma = 1.05 Gamma*(0), name the binding one.
+            const double g0 = std::isfinite(upper(gs0)) ? std::min(upper(gs0) * 1.05, 10.0) : 0.0;
+            const IntervalD g0i = IntervalD::bounds(g0, g0);
+            std::size_t jS = 0, jP = 0;
+            const IntervalD mS = tr.S.empty() ? IntervalD(0) : tr.margin_S(g0i, &jS), mP = tr.margin_P(g0i, &jP);
+            R.note("Gamma search (step 7) found no fixed point Gamma*(Gamma) < Gamma. Gamma*(0) <= " + fmt(upper(gs0)) +
+                   "; at Gamma = " + fmt(g0) + ": Gamma*(Gamma) <= " + fmt(upper(tr.gamma_star(g0i))) +
+                   ", S margin " + (tr.S.empty() ? std::string("(no S neuron)") : fmt(lower(mS)) + " (neuron " + std::to_string(jS) + ")") +
+                   ", P margin " + fmt(lower(mP)) + " (neuron " + std::to_string(jP) + "), tau_S <= " + fmt(upper(tr.tau_S(g0i))) +
+                   ", tau_pin <= " + fmt(upper(tr.tau_pin(g0i))));
+        }
     }
     const IntervalD Gi = IntervalD::bounds(G, G);
     // residual signs at the samples of N_k and S_k neurons (steps 2, 3)

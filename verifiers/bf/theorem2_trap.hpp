@@ -68,7 +68,13 @@ struct ResidualSigns {
 inline Classified classify(const IntervalD& a, const std::array<IntervalD, 3>& z, const NTrack& nt,
                            const ResidualSigns& rs) {
     if (certainly_negative(z[0]) && certainly_negative(z[2])) return {Cls::frozen, 3};
-    if (certainly_positive(z[0]) && certainly_positive(z[1]) && certainly_positive(z[2])) return {Cls::all_active, 3};
+    if (certainly_positive(z[0]) && certainly_positive(z[1]) && certainly_positive(z[2])) {
+        // A negative all-active neuron is an S_i neuron that has already crossed (docs/bf.md
+        // step 3 with z_ji(T) >= 0, tau_S,j = 0): it then needs margins on two samples only, not
+        // three (tiny negative neurons sit close to a kink). i = the extreme sample nearer its kink.
+        if (certainly_negative(a)) return {Cls::two_sample, lower(z[0]) <= lower(z[2]) ? std::size_t(0) : std::size_t(2)};
+        return {Cls::all_active, 3};
+    }
     // N_k: tracked since T_N, and r_k certainly < 0 on every step box from T_N to T
     if (nt.on && nt.k != 1 && nt.k < 3 && rs.last_not_negative[nt.k] <= nt.t) return {Cls::one_sample, nt.k};
     // S_i: certainly negative, certainly active on x_2 and on the other extreme sample
