@@ -59,7 +59,7 @@ void premise_lt(cert::Report& R, const std::string& name, const std::string& cit
     }
     R.check_true(name, cit, false,
                  "not proven: " + lname + " in " + to_string(lhs, 8) + ", " + rname + " in " + to_string(rhs, 8) +
-                     " (a sufficient condition of the trapping argument; a longer or tighter tube may satisfy it)",
+                     " (a sufficient condition of the trapping argument; a longer or tighter tube may satisfy it); " + statement,
                  statement);
 }
 
