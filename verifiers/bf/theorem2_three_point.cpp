@@ -504,9 +504,14 @@ void run(cert::Context& ctx) {
             double amin_s = std::numeric_limits<double>::infinity();
             for (std::size_t q = 0; q < tr.S.size(); ++q) amin_s = std::min(amin_s, lower(tr.a_lower_S(q, Gi)));
             const IntervalD lo = min(ms, bf::trap::point(amin_s));
+            std::string tight_box;
+            for (std::size_t q = 0; q < tr.S.size(); ++q)
+                if (tr.S[q] == sj)
+                    tight_box = " (|theta_j(T)| in " + to_string(tr.sS[q], 6) + ", z_j(T) = (" + to_string(tr.zS[q][0], 6) + ", " +
+                                to_string(tr.zS[q][1], 6) + ", " + to_string(tr.zS[q][2], 6) + "), S_" + std::to_string(tr.Si[q] + 1) + ")";
             premise_lt(R, c_smarg, "[BF2025, Lemma 1; docs/bf.md step 3]", "0", IntervalD(0),
                        "min(min_{j in S, k} z_jk(T) - |x_k| dw_j(Gamma), min_{j in S} |a_j|_lower)", lo,
-                       "margin " + to_string(ms, 6) + " (tightest: neuron " + std::to_string(sj) + "), inf |a_j| >= " +
+                       "margin " + to_string(ms, 6) + " (tightest: neuron " + std::to_string(sj) + tight_box + "), inf |a_j| >= " +
                            to_string(bf::trap::point(amin_s), 6) + "; tau_S = " + to_string(tr.tau_S(Gi), 6));
         }
     }

@@ -256,12 +256,16 @@ struct Trap {
         return point(lower(c));
     }
     // Step 3: min over S neurons and their two certainly-active samples k of
-    // z_jk(T) - |x_k| dw_j(Gamma) (a point; +infinity if there is no S neuron).
+    // z_jk(T) - |x_k| dw_j(Gamma) (a point; +infinity if there is no S neuron). A neuron already
+    // crossed at T (z_ji(T) >= 0) needs sample i' only: z_ji stays >= 0 (step 3(d)), so
+    // z_j2 = alpha_i z_ji + alpha_i' z_ji' >= alpha_i' z_ji' > 0 (step 0).
     IntervalD margin_S(const IntervalD& G, std::size_t* arg_j = nullptr) const {
         double best = std::numeric_limits<double>::infinity();
         for (std::size_t q = 0; q < S.size(); ++q) {
             const IntervalD d = dw(sS[q], bS[q], G);
+            const bool crossed = lower(zS[q][Si[q]]) >= 0;
             for (std::size_t k : {std::size_t(1), 2 - Si[q]}) {
+                if (k == 1 && crossed) continue;
                 const double v = lower(zS[q][k] - xnorm[k] * d);
                 if (v < best) {
                     best = v;
