@@ -216,6 +216,18 @@ TEST_CASE("a negative neuron certainly active on x_2 and one extreme sample is S
 
 // ---- steps 3-7: bounds as functions of Gamma ------------------------------------------------
 
+TEST_CASE("a crossed S_i neuron (z_i(T) >= 0) needs its margin on x_i' only; an uncrossed one also on x_2", "[bf_t2]") {
+    const Data d = a3_data();
+    // z_2 tiny, z_3 comfortable; S_1 with z_1(T) >= 0 (crossed) vs z_1(T) < 0 (not crossed)
+    const IntervalD G = pt(0.1);
+    Trap crossed = empty_trap(d);
+    crossed.add_two_sample(0, 0, pt(-1e-7), pt(-7e-8), pt(7e-8), {pt(1e-10), pt(1e-11), pt(1.4e-7)}, iv(-1e-30, 1e-30));
+    CHECK(certainly_positive(crossed.margin_S(G)));
+    Trap open = empty_trap(d);
+    open.add_two_sample(0, 0, pt(-1e-7), pt(-7e-8), pt(7e-8), {pt(-1e-10), pt(1e-11), pt(1.4e-7)}, iv(-1e-30, 1e-30));
+    CHECK(!certainly_positive(open.margin_S(G)));
+}
+
 TEST_CASE("the trap's premises are monotone in Gamma: a larger Gamma never proves what a smaller one failed", "[bf_t2]") {
     const Data d = a3_data();
     const Trap t = realistic_trap(d);
