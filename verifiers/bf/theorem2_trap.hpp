@@ -115,7 +115,7 @@ struct Trap {
     // S_i neurons (step 3)
     std::vector<std::size_t> S;                 // neuron indices
     std::vector<std::size_t> Si;                // the extreme sample i (0 or 2) they may be inactive on
-    std::vector<IntervalD> sS, bS;              // |theta_j(T)|, b_j
+    std::vector<IntervalD> sS, bS, aS;          // |theta_j(T)|, b_j, a_j(T)
     std::vector<std::array<IntervalD, 3>> zS;   // z_jk(T)
     IntervalD S2S = IntervalD(0);               // sum_S |theta_j(T)|^2 (upper bound used)
     std::vector<std::size_t> Si_count = std::vector<std::size_t>(3, 0);
@@ -127,6 +127,7 @@ struct Trap {
         Si.push_back(i);
         const IntervalD sj = sqrt(sqr(a) + sqr(w0) + sqr(w1));
         sS.push_back(sj);
+        aS.push_back(a);
         S2S += nonneg_upper(sqr(sj));
         bS.push_back(b);
         zS.push_back(z);
@@ -295,9 +296,22 @@ struct Trap {
             if (zneg == 0) continue;
             const IntervalD c = c_lower(Si[q], G);
             const IntervalD al = a_lower_S(q, G);
-            if (!certainly_positive(c) || !certainly_positive(al) || !certainly_positive(margin_S(G))) return infinite_bound();
-            const IntervalD tq = point(zneg) / (al * c * inv_n);
-            t = IntervalD::bounds(0.0, std::max(upper(t), upper(tq)));
+            if (!certainly_positive(c) || !certainly_positive(margin_S(G))) return infinite_bound();
+            double tq = std::numeric_limits<double>::infinity();
+            // (i) |a_j| >= a_lo on the way: z_ji' >= a_lo c_lo / n.
+            if (certainly_positive(al)) tq = upper(point(zneg) / (al * c * inv_n));
+            // (ii) step 3(d'): while z_ji < 0, d|a_j|/dt = <w_j, g> - |r_i| |z_ji| / n >= -|w_j| |g| - |r_i| z_ji(T)^- / n,
+            // and |w_j| <= s_j e^{Gamma(t)} (3(a)), so |a_j(t)| >= A0 - B (t - T) with A0 = |a_j(T)| - s_j (e^Gamma - 1),
+            // B = sup |r_i| z_ji(T)^- / n. z_ji reaches 0 once (A0 tau - B tau^2 / 2) c_lo / n >= z_ji(T)^-, i.e. at
+            // tau = 2 Z / (A0 + sqrt(A0^2 - 2 B Z)), Z = z_ji(T)^- n / c_lo, when A0^2 > 2 B Z (then tau <= A0 / B).
+            const IntervalD A0 = point(mig(aS[q])) - sS[q] * (exp(G) - IntervalD(1));
+            const IntervalD B = point(mag(residual_all(Si[q], G))) * point(zneg) * inv_n;
+            const IntervalD Z = point(zneg) / (c * inv_n);
+            const IntervalD disc = sqr(A0) - IntervalD(2) * B * Z;
+            if (certainly_positive(A0) && certainly_positive(disc))
+                tq = std::min(tq, upper(IntervalD(2) * Z / (A0 + sqrt(disc))));
+            if (!std::isfinite(tq)) return infinite_bound();
+            t = IntervalD::bounds(0.0, std::max(upper(t), tq));
         }
         return t;
     }
