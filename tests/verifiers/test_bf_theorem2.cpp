@@ -116,11 +116,7 @@ Trap realistic_trap(const Data& d) {
     }
     t.E_T = e / IntervalD(6);
     // N_1 neuron: z_1(T)^+ = 1e-4, |a| >= 1e-3
-    t.Nk_count[0] = 1;
-    t.Nsample.push_back(0);
-    t.zpos.push_back(iv(0, 1e-4));
-    t.speed.push_back(pt(1e-3));
-    t.CN[0] = iv(0, 2e-3 * 1e-4);
+    t.add_one_sample(0, iv(0, 1e-4), pt(1e-3), 1e-3, 2e-3);
     // S_1 neuron (neuron 763)
     t.add_two_sample(763, 0, iv(-1.49e-7, -1.46e-7), iv(-6.0e-8, -5.8e-8), iv(5.5e-8, 5.7e-8),
                      {iv(-1.23e-7, -1.19e-7), iv(2.33e-8, 2.53e-8), iv(1.51e-7, 1.55e-7)}, iv(-1e-30, 1e-30));
@@ -407,6 +403,42 @@ TEST_CASE("step 3: an S_1 neuron under constant residuals reaches z_1 >= 0 by ta
     }
     CHECK(a < 0);
     CHECK(min_after >= -1e-3 * 1e-3 * 10);  // chattering of size O(h |a| |D| |x_1|)
+}
+
+TEST_CASE("step 2': an N_1 neuron with no Lemma 1 speed is pinned by tau_pin, which bounds the exact crossing time",
+          "[bf_t2]") {
+    // Under a constant residual r_1 = -rho the N_1 system is linear: u = |a_j|, u' = -(rho/n) z_1,
+    // z_1' = -(rho/n) |x_1|^2 u, so z_1(t) = z0 cosh(kt) - u0 |x_1| sinh(kt), k = rho |x_1| / n, and z_1
+    // reaches 0 at t* = atanh(z0 / (u0 |x_1|)) / k (closed form, exact up to libm rounding).
+    const Data d = a3_data();
+    double r[3];
+    for (int k = 0; k < 3; ++k) r[k] = mid(d.rstar[k]) + (k == 1 ? 0.003 : -0.003);
+    REQUIRE(r[0] < 0);
+    Trap t = empty_trap(d);
+    for (std::size_t k = 0; k < 3; ++k) t.hP[k] = pt(r[k]) + d.y[k];
+    t.E_T = pt(1.0);  // the residual enclosure is the step-4 one (the point r)
+    const double x1 = upper(t.xnorm[0]), rho = -r[0], kk = rho * x1 / 3;
+    const double u0 = 2e-3;
+    for (const double ratio : {0.1, 0.3, 0.5, 0.65}) {  // z0 / (u0 |x_1|); (ii) needs ratio < 1/sqrt 2
+        Trap ti = t;
+        const double z0 = ratio * u0 * x1;
+        ti.add_one_sample(0, pt(z0), pt(0), u0, u0);
+        const double tau = upper(ti.tau_pin(pt(0.01)));
+        REQUIRE(std::isfinite(tau));
+        const double tstar = std::atanh(ratio) / kk;
+        CHECK(tau >= tstar * (1 + 1e-12));
+        // the bound without the shrinking of |a_j| (B = 0, tau = Z / A0 = ratio / k) would be below t*
+        CHECK(ratio / kk < tstar);
+        CHECK(tau <= 1.5 * tstar);  // and the bound is not vacuous
+    }
+    // ratio 0.8: A0^2 > 2 B Z fails, (ii) proves nothing and without a Lemma 1 speed tau_pin is infinite
+    Trap tf = t;
+    tf.add_one_sample(0, pt(0.8 * u0 * x1), pt(0), u0, u0);
+    CHECK(!std::isfinite(upper(tf.tau_pin(pt(0.01)))));
+    // with a Lemma 1 speed (a premise here, not true of this system) the smaller of the two bounds is used
+    Trap ts = t;
+    ts.add_one_sample(0, pt(0.5 * u0 * x1), pt(u0), u0, u0);
+    CHECK(upper(ts.tau_pin(pt(0.01))) <= 0.5 / kk * (1 + 1e-9));
 }
 
 // ---- the verifier's case-file errors --------------------------------------------------------

@@ -93,7 +93,7 @@ void run(cert::Context& ctx) {
     const char* b_tube = "(b) certified tube reaches T";
     const char* b_loss = "(b) loss on [0, T] bounded below by a positive number";
     const char* c_class = "(c) every neuron at T is frozen, all-active (P), a negative one-sample neuron (N_k) or a negative two-sample neuron (S_i)";
-    const char* c_speed = "(c) N_k neurons: |a_j(t)| bounded away from 0 (Lemma 1)";
+    const char* c_speed = "(c) N_k neurons: |a_j(t)| bounded away from 0 until z_jk <= 0 (Lemma 1 or step 2')";
     const char* c_res = "(c) residual sign r_k(t) < 0 at the samples of N_k and S_k neurons";
     const char* c_sdrift = "(c) S_i neurons: c_i(t) = r_2 <x_i, x_2> + r_i' <x_i, x_i'> > 0 (z_ji increases while negative)";
     const char* c_smarg = "(c) S_i neurons stay active on x_2 and x_i' (margin at Gamma), |a_j| bounded away from 0";
@@ -331,8 +331,8 @@ void run(cert::Context& ctx) {
     std::vector<Cls> cls(m, Cls::unclassified);
     std::size_t n_frozen = 0, first_bad = m;
     std::string bad_reason;
-    bool speed_ok = true;
-    std::string speed_reason;
+    std::size_t n_no_speed = 0;             // N_k neurons without the Lemma 1 speed bound
+    std::vector<std::size_t> nN_index;      // neuron index of each N_k neuron
     IntervalD min_speed;
     bool have_speed = false;
     for (std::size_t j = 0; j < m; ++j) {
@@ -367,8 +367,6 @@ void run(cert::Context& ctx) {
         // N_k: negative neuron possibly active on exactly one extreme sample k in {1, 3}, tracked
         // since a time T_N after which r_k < 0 on every step box of the tube
         const std::size_t kk = c.k;
-        tr.Nk_count[kk]++;
-        tr.Nsample.push_back(kk);
         // z_jk is non-increasing after T_N and the neuron's output a_j sigma(z_jk) shrinks in magnitude
         const IntervalD zN = nt.w0 * model.x(kk, 0) + nt.w1 * model.x(kk, 1);
         IntervalD zp = IntervalD::bounds(0.0, std::max(0.0, upper(zN)));
@@ -391,13 +389,13 @@ void run(cert::Context& ctx) {
             }
             drop = drop * sp * tr.inv_n * sqr(tr.xnorm[kk]);
             zp = IntervalD::bounds(0.0, std::max(0.0, upper(zp - drop)));
-        } else if (speed_ok) {
-            speed_ok = false;
-            speed_reason = "neuron " + std::to_string(j) + ": |P_perp w|^2 + (a^2 - |w|^2)(0) = " + to_string(q2b, 6) + " not > 0";
+        } else {
+            ++n_no_speed;
         }
-        tr.zpos.push_back(zp);
-        tr.CN[kk] += IntervalD::bounds(0.0, upper(abs(nt.a) * zp));
-        tr.speed.push_back(sp);
+        // the tube's own box at T bounds z_jk(T) too; |a_j| is non-increasing after T_N (a_j < 0, a_j' >= 0)
+        zp = IntervalD::bounds(0.0, std::max(0.0, std::min(upper(zp), upper(zj[kk]))));
+        tr.add_one_sample(kk, zp, sp, mig(th.a[j]), std::min(mag(nt.a), mag(th.a[j])));
+        nN_index.push_back(j);
     }
     const std::size_t n_unclassified =
         static_cast<std::size_t>(std::count(cls.begin(), cls.end(), Cls::unclassified));
@@ -423,13 +421,6 @@ void run(cert::Context& ctx) {
                "extreme sample; a longer horizon T may resolve it (" + bad_reason + ")");
         return;
     }
-    if (tr.Nsample.empty())
-        R.check_true(c_speed, "[BF2025, Lemma 1]", true, "no N_k neuron at T (vacuous)");
-    else
-        R.check_true(c_speed, "[BF2025, Lemma 1, eq. (4)]", speed_ok,
-                     speed_ok ? "|a_j(t)| >= sqrt(|P_perp w_j(T)|^2 + (a_j^2 - |w_j|^2)(0)) >= " + to_string(min_speed, 6) + " for every N_k neuron"
-                              : speed_reason);
-
     // choose Gamma (heuristic, non-rigorous search; every premise is then checked at this Gamma)
     double G = 0;
     {
@@ -458,10 +449,28 @@ void run(cert::Context& ctx) {
                    "; at Gamma = " + fmt(g0) + ": Gamma*(Gamma) <= " + fmt(upper(tr.gamma_star(g0i))) +
                    ", S margin " + (tr.S.empty() ? std::string("(no S neuron)") : fmt(lower(mS)) + " (neuron " + std::to_string(jS) + ")") +
                    ", P margin " + fmt(lower(mP)) + " (neuron " + std::to_string(jP) + "), tau_S <= " + fmt(upper(tr.tau_S(g0i))) +
-                   ", tau_pin <= " + fmt(upper(tr.tau_pin(g0i))));
+                   ", tau_pin <= " + fmt(upper(tr.tau_pin(g0i))) + "; step 6 terms: E(T) <= " + fmt(upper(tr.E_T)) +
+                   ", A_min >= " + fmt(lower(tr.A_all(g0i))) + ", q_max <= " + fmt(upper(tr.q_max(g0i))) +
+                   ", |pi| <= " + fmt(upper(tr.pnorm(g0i))));
         }
     }
     const IntervalD Gi = IntervalD::bounds(G, G);
+    // every N_k neuron with z_jk(T)^+ > 0 has a positive lower bound of |a_j| until z_jk <= 0 (step 2)
+    if (tr.Nsample.empty()) {
+        R.check_true(c_speed, "[BF2025, Lemma 1]", true, "no N_k neuron at T (vacuous)");
+    } else {
+        std::string why;
+        for (std::size_t i = 0; i < tr.Nsample.size() && why.empty(); ++i)
+            if (upper(tr.zpos[i]) > 0 && !certainly_positive(tr.speed[i]) && !std::isfinite(tr.tau_pin_shrinking(i, Gi)))
+                why = "neuron " + std::to_string(nN_index[i]) + ": z_jk(T)^+ <= " + fmt(upper(tr.zpos[i])) +
+                      ", |P_perp w|^2 + (a^2 - |w|^2)(0) not > 0 and |a_j(T)| >= " + fmt(lower(tr.aN[i])) +
+                      " does not outlast the pinning (step 2', A0^2 > 2 B Z fails or r_k not certainly < 0)";
+        R.check_true(c_speed, "[BF2025, Lemma 1, eq. (4); docs/bf.md step 2]", why.empty(),
+                     why.empty() ? (have_speed ? "|a_j(t)| >= sqrt(|P_perp w_j(T)|^2 + (a_j^2 - |w_j|^2)(0)) >= " + to_string(min_speed, 6) : std::string("no Lemma 1 bound")) +
+                                       (n_no_speed ? "; " + std::to_string(n_no_speed) + " neuron(s) by step 2' (|a_j| >= |a_j(T)| - B (t - T))" : std::string("")) +
+                                       "; tau_pin <= " + fmt(upper(tr.tau_pin(Gi)))
+                                 : why);
+    }
     // residual signs at the samples of N_k and S_k neurons (steps 2, 3)
     {
         std::string why;

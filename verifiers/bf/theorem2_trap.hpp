@@ -110,7 +110,8 @@ struct Trap {
     std::vector<std::size_t> Nk_count = std::vector<std::size_t>(3, 0);
     std::vector<IntervalD> CN = std::vector<IntervalD>(3, IntervalD(0));  // sum_{N_k} |a_j(T_N)| z_jk(T)^+
     std::vector<IntervalD> zpos;                // per N neuron: z_jk(T)^+
-    std::vector<IntervalD> speed;               // per N neuron: lower bound of |a_j(t)| (Lemma 1)
+    std::vector<IntervalD> speed;               // per N neuron: lower bound of |a_j(t)| (Lemma 1; 0 if none)
+    std::vector<IntervalD> aN;                  // per N neuron: lower bound of |a_j(T)| (a point)
     std::vector<std::size_t> Nsample;
     // S_i neurons (step 3)
     std::vector<std::size_t> S;                 // neuron indices
@@ -120,6 +121,16 @@ struct Trap {
     IntervalD S2S = IntervalD(0);               // sum_S |theta_j(T)|^2 (upper bound used)
     std::vector<std::size_t> Si_count = std::vector<std::size_t>(3, 0);
 
+    // Add an N_k neuron: zp >= z_jk(T)^+, speed <= |a_j(t)| for t >= T (Lemma 1; 0 if unknown),
+    // a_lo <= |a_j(T)|, a_hi >= |a_j(t)| for t >= T (|a_j| is non-increasing after T_N).
+    void add_one_sample(std::size_t k, const IntervalD& zp, const IntervalD& sp, double a_lo, double a_hi) {
+        Nk_count[k]++;
+        Nsample.push_back(k);
+        zpos.push_back(IntervalD::bounds(0.0, std::max(0.0, upper(zp))));
+        speed.push_back(sp);
+        aN.push_back(point(std::max(0.0, a_lo)));
+        CN[k] += IntervalD::bounds(0.0, upper(point(a_hi) * point(std::max(0.0, upper(zp)))));
+    }
     // Add an S_i neuron from its box at T.
     void add_two_sample(std::size_t j, std::size_t i, const IntervalD& a, const IntervalD& w0, const IntervalD& w1,
                         const std::array<IntervalD, 3>& z, const IntervalD& b) {
@@ -236,18 +247,40 @@ struct Trap {
     }
     // r_k(t) <= -rho_k for t >= T (rho_k <= 0: premise fails).
     IntervalD rho(std::size_t k, const IntervalD& G) const { return -point(upper(residual_all(k, G))); }
-    // Step 2: time after which every N_k neuron has z_jk <= 0.
+    // Step 2: time after which every N_k neuron has z_jk <= 0 (infinite if some neuron has no bound).
     IntervalD tau_pin(const IntervalD& G) const {
         IntervalD t(0);
         for (std::size_t i = 0; i < Nsample.size(); ++i) {
-            const std::size_t k = Nsample[i];
-            if (upper(zpos[i]) <= 0) continue;
-            const IntervalD r = rho(k, G);
-            if (!certainly_positive(r) || !certainly_positive(speed[i])) return infinite_bound();
-            const IntervalD tj = zpos[i] / (speed[i] * r * inv_n * sqr(xnorm[k]));
-            t = IntervalD::bounds(0.0, std::max(upper(t), upper(tj)));
+            const double tq = tau_pin_one(i, G);
+            if (!std::isfinite(tq)) return infinite_bound();
+            t = IntervalD::bounds(0.0, std::max(upper(t), tq));
         }
         return t;
+    }
+    // Step 2 for N neuron i: while z_jk > 0, z_jk' = -|a_j| |r_k| |x_k|^2 / n <= -|a_j| rho_k |x_k|^2 / n. The
+    // smaller of (i) |a_j| >= speed (Lemma 1) and (ii) step 2': d|a_j|/dt = -|r_k| z_jk / n >= -B,
+    // B = sup |r_k| z_jk(T)^+ / n (z_jk non-increasing), so |a_j(t)| >= A0 - B (t - T), A0 = |a_j(T)|, and
+    // z_jk reaches 0 by tau = 2 Z / (A0 + sqrt(A0^2 - 2 B Z)), Z = z_jk(T)^+ n / (rho_k |x_k|^2), when
+    // A0^2 > 2 B Z (then tau <= A0 / B). Returns an upper bound (+infinity: no bound).
+    double tau_pin_one(std::size_t i, const IntervalD& G) const {
+        if (upper(zpos[i]) <= 0) return 0.0;
+        const IntervalD r = rho(Nsample[i], G);
+        if (!certainly_positive(r)) return std::numeric_limits<double>::infinity();
+        const IntervalD rate = r * inv_n * sqr(xnorm[Nsample[i]]);
+        const double t1 = certainly_positive(speed[i]) ? upper(zpos[i] / (speed[i] * rate)) : std::numeric_limits<double>::infinity();
+        return std::min(t1, tau_pin_shrinking(i, G));
+    }
+    // Bound (ii) of tau_pin_one alone (+infinity when A0^2 > 2 B Z is not certain).
+    double tau_pin_shrinking(std::size_t i, const IntervalD& G) const {
+        const std::size_t k = Nsample[i];
+        const IntervalD r = rho(k, G);
+        if (!certainly_positive(r) || !certainly_positive(aN[i])) return std::numeric_limits<double>::infinity();
+        const IntervalD zp = point(upper(zpos[i]));
+        const IntervalD B = point(mag(residual_all(k, G))) * zp * inv_n;
+        const IntervalD Z = zp / (r * inv_n * sqr(xnorm[k]));
+        const IntervalD disc = sqr(aN[i]) - IntervalD(2) * B * Z;
+        if (!certainly_positive(disc)) return std::numeric_limits<double>::infinity();
+        return upper(IntervalD(2) * Z / (aN[i] + sqrt(disc)));
     }
     // Step 3: lower bound of c_i(t) = r_2 <x_i, x_2> + r_i' <x_i, x_i'> (i' the other extreme sample)
     // for all t >= T; z_ji' = (|a_j| / n) c_i while z_ji < 0. Returns a point (may be <= 0).
