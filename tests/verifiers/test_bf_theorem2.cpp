@@ -116,7 +116,7 @@ Trap realistic_trap(const Data& d) {
     }
     t.E_T = e / IntervalD(6);
     // N_1 neuron: z_1(T)^+ = 1e-4, |a| >= 1e-3
-    t.add_one_sample(0, iv(0, 1e-4), pt(1e-3), 1e-3, 2e-3);
+    t.add_one_sample(7, 0, iv(0, 1e-4), pt(1e-3), 1e-3, 2e-3);
     // S_1 neuron (neuron 763)
     t.add_two_sample(763, 0, iv(-1.49e-7, -1.46e-7), iv(-6.0e-8, -5.8e-8), iv(5.5e-8, 5.7e-8),
                      {iv(-1.23e-7, -1.19e-7), iv(2.33e-8, 2.53e-8), iv(1.51e-7, 1.55e-7)}, iv(-1e-30, 1e-30));
@@ -422,7 +422,7 @@ TEST_CASE("step 2': an N_1 neuron with no Lemma 1 speed is pinned by tau_pin, wh
     for (const double ratio : {0.1, 0.3, 0.5, 0.65}) {  // z0 / (u0 |x_1|); (ii) needs ratio < 1/sqrt 2
         Trap ti = t;
         const double z0 = ratio * u0 * x1;
-        ti.add_one_sample(0, pt(z0), pt(0), u0, u0);
+        ti.add_one_sample(0, 0, pt(z0), pt(0), u0, u0);
         const double tau = upper(ti.tau_pin(pt(0.01)));
         REQUIRE(std::isfinite(tau));
         const double tstar = std::atanh(ratio) / kk;
@@ -433,11 +433,11 @@ TEST_CASE("step 2': an N_1 neuron with no Lemma 1 speed is pinned by tau_pin, wh
     }
     // ratio 0.8: A0^2 > 2 B Z fails, (ii) proves nothing and without a Lemma 1 speed tau_pin is infinite
     Trap tf = t;
-    tf.add_one_sample(0, pt(0.8 * u0 * x1), pt(0), u0, u0);
+    tf.add_one_sample(0, 0, pt(0.8 * u0 * x1), pt(0), u0, u0);
     CHECK(!std::isfinite(upper(tf.tau_pin(pt(0.01)))));
     // with a Lemma 1 speed (a premise here, not true of this system) the smaller of the two bounds is used
     Trap ts = t;
-    ts.add_one_sample(0, pt(0.5 * u0 * x1), pt(u0), u0, u0);
+    ts.add_one_sample(0, 0, pt(0.5 * u0 * x1), pt(u0), u0, u0);
     CHECK(upper(ts.tau_pin(pt(0.01))) <= 0.5 / kk * (1 + 1e-9));
 }
 

@@ -332,7 +332,6 @@ void run(cert::Context& ctx) {
     std::size_t n_frozen = 0, first_bad = m;
     std::string bad_reason;
     std::size_t n_no_speed = 0;             // N_k neurons without the Lemma 1 speed bound
-    std::vector<std::size_t> nN_index;      // neuron index of each N_k neuron
     IntervalD min_speed;
     bool have_speed = false;
     for (std::size_t j = 0; j < m; ++j) {
@@ -394,8 +393,7 @@ void run(cert::Context& ctx) {
         }
         // the tube's own box at T bounds z_jk(T) too; |a_j| is non-increasing after T_N (a_j < 0, a_j' >= 0)
         zp = IntervalD::bounds(0.0, std::max(0.0, std::min(upper(zp), upper(zj[kk]))));
-        tr.add_one_sample(kk, zp, sp, mig(th.a[j]), std::min(mag(nt.a), mag(th.a[j])));
-        nN_index.push_back(j);
+        tr.add_one_sample(j, kk, zp, sp, mig(th.a[j]), std::min(mag(nt.a), mag(th.a[j])));
     }
     const std::size_t n_unclassified =
         static_cast<std::size_t>(std::count(cls.begin(), cls.end(), Cls::unclassified));
@@ -424,8 +422,8 @@ void run(cert::Context& ctx) {
     // choose Gamma (heuristic, non-rigorous search; every premise is then checked at this Gamma)
     double G = 0;
     {
-        IntervalD gs = tr.gamma_star(IntervalD(0));
-        double g = std::isfinite(upper(gs)) ? upper(gs) * 1.05 + 1e-12 : 1e-3;
+        const IntervalD gs0 = tr.gamma_star(IntervalD(0));
+        double g = std::isfinite(upper(gs0)) ? upper(gs0) * 1.05 + 1e-12 : 1e-3;
         for (int it = 0; it < 60; ++it) {
             const IntervalD gi = IntervalD::bounds(g, g);
             const IntervalD gsi = tr.gamma_star(gi);
@@ -437,8 +435,8 @@ void run(cert::Context& ctx) {
             g = std::min(g, 10.0);  // beyond this the premises cannot hold (e^Gamma - 1 > 2e4)
             G = g;
         }
-        const IntervalD gs0 = tr.gamma_star(IntervalD(0));
-        if (!(std::isfinite(upper(tr.gamma_star(IntervalD::bounds(G, G)))) && upper(tr.gamma_star(IntervalD::bounds(G, G))) < G)) {
+        const IntervalD gsG = tr.gamma_star(IntervalD::bounds(G, G));
+        if (!(std::isfinite(upper(gsG)) && upper(gsG) < G)) {
             // Diagnostic only (no check depends on it): the premises at the smallest budget the
             // bootstrap could ever accept, Gamma = 1.05 Gamma*(0), name the binding one.
             const double g0 = std::isfinite(upper(gs0)) ? std::min(upper(gs0) * 1.05, 10.0) : 0.0;
@@ -462,7 +460,7 @@ void run(cert::Context& ctx) {
         std::string why;
         for (std::size_t i = 0; i < tr.Nsample.size() && why.empty(); ++i)
             if (upper(tr.zpos[i]) > 0 && !certainly_positive(tr.speed[i]) && !std::isfinite(tr.tau_pin_shrinking(i, Gi)))
-                why = "neuron " + std::to_string(nN_index[i]) + ": z_jk(T)^+ <= " + fmt(upper(tr.zpos[i])) +
+                why = "neuron " + std::to_string(tr.N[i]) + ": z_jk(T)^+ <= " + fmt(upper(tr.zpos[i])) +
                       ", |P_perp w|^2 + (a^2 - |w|^2)(0) not > 0 and |a_j(T)| >= " + fmt(lower(tr.aN[i])) +
                       " does not outlast the pinning (step 2', A0^2 > 2 B Z fails or r_k not certainly < 0)";
         R.check_true(c_speed, "[BF2025, Lemma 1, eq. (4); docs/bf.md step 2]", why.empty(),

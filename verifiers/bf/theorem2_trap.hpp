@@ -25,6 +25,16 @@ inline IntervalD point(double v) { return IntervalD::bounds(v, v); }
 inline IntervalD infinite_bound() { return IntervalD::bounds(0.0, std::numeric_limits<double>::infinity()); }
 inline IntervalD nonneg_upper(const IntervalD& x) { return IntervalD::bounds(0.0, std::max(0.0, upper(x))); }
 
+// Steps 2' and 3(d'): a pre-activation that must travel Z / speed-units while the speed |a_j| obeys
+// |a_j(t)| >= A0 - B (t - T) covers the distance once A0 tau - B tau^2 / 2 >= Z, i.e. by
+// tau = 2 Z / (A0 + sqrt(A0^2 - 2 B Z)) when A0 > 0 and A0^2 > 2 B Z (then tau <= A0 / B, so the
+// speed bound stays >= 0 up to tau). Returns an upper bound of tau, +infinity when that is not certain.
+inline double crossing_time_shrinking(const IntervalD& A0, const IntervalD& B, const IntervalD& Z) {
+    const IntervalD disc = sqr(A0) - IntervalD(2) * B * Z;
+    if (!certainly_positive(A0) || !certainly_positive(disc)) return std::numeric_limits<double>::infinity();
+    return upper(IntervalD(2) * Z / (A0 + sqrt(disc)));
+}
+
 // Neuron classes at T (docs/bf.md step 1). For one_sample (N_k) `k` is the sample the neuron
 // may still be active on; for two_sample (S_i) it is the extreme sample i on which it may be
 // inactive (it is certainly active on x_2 and on the other extreme sample).
@@ -112,7 +122,8 @@ struct Trap {
     std::vector<IntervalD> zpos;                // per N neuron: z_jk(T)^+
     std::vector<IntervalD> speed;               // per N neuron: lower bound of |a_j(t)| (Lemma 1; 0 if none)
     std::vector<IntervalD> aN;                  // per N neuron: lower bound of |a_j(T)| (a point)
-    std::vector<std::size_t> Nsample;
+    std::vector<std::size_t> N;                 // neuron indices
+    std::vector<std::size_t> Nsample;           // their sample k (0 or 2)
     // S_i neurons (step 3)
     std::vector<std::size_t> S;                 // neuron indices
     std::vector<std::size_t> Si;                // the extreme sample i (0 or 2) they may be inactive on
@@ -121,9 +132,10 @@ struct Trap {
     IntervalD S2S = IntervalD(0);               // sum_S |theta_j(T)|^2 (upper bound used)
     std::vector<std::size_t> Si_count = std::vector<std::size_t>(3, 0);
 
-    // Add an N_k neuron: zp >= z_jk(T)^+, speed <= |a_j(t)| for t >= T (Lemma 1; 0 if unknown),
+    // Add N_k neuron j: zp >= z_jk(T)^+, speed <= |a_j(t)| for t >= T (Lemma 1; 0 if unknown),
     // a_lo <= |a_j(T)|, a_hi >= |a_j(t)| for t >= T (|a_j| is non-increasing after T_N).
-    void add_one_sample(std::size_t k, const IntervalD& zp, const IntervalD& sp, double a_lo, double a_hi) {
+    void add_one_sample(std::size_t j, std::size_t k, const IntervalD& zp, const IntervalD& sp, double a_lo, double a_hi) {
+        N.push_back(j);
         Nk_count[k]++;
         Nsample.push_back(k);
         zpos.push_back(IntervalD::bounds(0.0, std::max(0.0, upper(zp))));
@@ -274,13 +286,10 @@ struct Trap {
     double tau_pin_shrinking(std::size_t i, const IntervalD& G) const {
         const std::size_t k = Nsample[i];
         const IntervalD r = rho(k, G);
-        if (!certainly_positive(r) || !certainly_positive(aN[i])) return std::numeric_limits<double>::infinity();
+        if (!certainly_positive(r)) return std::numeric_limits<double>::infinity();
         const IntervalD zp = point(upper(zpos[i]));
         const IntervalD B = point(mag(residual_all(k, G))) * zp * inv_n;
-        const IntervalD Z = zp / (r * inv_n * sqr(xnorm[k]));
-        const IntervalD disc = sqr(aN[i]) - IntervalD(2) * B * Z;
-        if (!certainly_positive(disc)) return std::numeric_limits<double>::infinity();
-        return upper(IntervalD(2) * Z / (aN[i] + sqrt(disc)));
+        return crossing_time_shrinking(aN[i], B, zp / (r * inv_n * sqr(xnorm[k])));
     }
     // Step 3: lower bound of c_i(t) = r_2 <x_i, x_2> + r_i' <x_i, x_i'> (i' the other extreme sample)
     // for all t >= T; z_ji' = (|a_j| / n) c_i while z_ji < 0. Returns a point (may be <= 0).
@@ -339,10 +348,7 @@ struct Trap {
             // tau = 2 Z / (A0 + sqrt(A0^2 - 2 B Z)), Z = z_ji(T)^- n / c_lo, when A0^2 > 2 B Z (then tau <= A0 / B).
             const IntervalD A0 = point(mig(aS[q])) - sS[q] * (exp(G) - IntervalD(1));
             const IntervalD B = point(mag(residual_all(Si[q], G))) * point(zneg) * inv_n;
-            const IntervalD Z = point(zneg) / (c * inv_n);
-            const IntervalD disc = sqr(A0) - IntervalD(2) * B * Z;
-            if (certainly_positive(A0) && certainly_positive(disc))
-                tq = std::min(tq, upper(IntervalD(2) * Z / (A0 + sqrt(disc))));
+            tq = std::min(tq, crossing_time_shrinking(A0, B, point(zneg) / (c * inv_n)));
             if (!std::isfinite(tq)) return infinite_bound();
             t = IntervalD::bounds(0.0, std::max(upper(t), tq));
         }
