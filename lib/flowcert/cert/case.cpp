@@ -24,6 +24,7 @@ struct CaseNode {
 
 struct CaseData {
     std::string file;
+    std::string text;    // the file's bytes, embedded in certificates
     std::string sha256;
     toml::table root;
     std::unique_ptr<CaseNode> root_node;
@@ -51,7 +52,7 @@ std::vector<KeySpec> common_keys() {
         {.name = "verifier", .type = KeyType::string, .description = "the verifier that runs this case, e.g. \"demo/sqrt_bounds\"",
          .constraint = Constraint::nonempty},
         {.name = "expect", .type = KeyType::string, .description = "the verdict CI expects",
-         .choices = {"certified", "refuted", "inconclusive"}},
+         .choices = {"certified", "refuted", "outside_hypotheses", "inconclusive"}},
         {.name = "labels", .type = KeyType::strings, .description = "CTest labels, e.g. [\"fast\"] or [\"slow\"]",
          .required = false},
         {.name = "description", .type = KeyType::string, .description = "what the case is about", .required = false},
@@ -260,6 +261,7 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
                                            std::to_string(max_case_file_bytes) + " bytes)");
     if (text.find('\0') != std::string_view::npos)
         throw CaseError(source, 0, "", "not a text file (it contains NUL bytes); expected a TOML case file");
+    data->text = std::string(text);
     if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
         throw CaseError(source, 0, "", "the file is empty; a case needs at least `verifier = \"...\"` and `expect = \"...\"`");
     try {
@@ -345,11 +347,14 @@ Case Case::parse(std::string_view text, const std::string& source, const CaseSch
 }
 
 CaseHeader read_case_header(const std::filesystem::path& file) {
-    const std::string text = read_file_capped(file);
-    auto data = load_text(text, file.string(), nullptr);
+    return read_case_header_text(read_file_capped(file), file.string());
+}
+
+CaseHeader read_case_header_text(std::string_view text, const std::string& file) {
+    auto data = load_text(text, file, nullptr);
     Case c(data, data->root_node.get());
     CaseHeader h;
-    h.file = file.string();
+    h.file = file;
     h.verifier = c.verifier();
     h.expect = c.expect();
     h.labels = c.labels();
@@ -363,6 +368,7 @@ const toml::node* get_node(const CaseNode& n, std::string_view key) { return n.t
 
 const std::string& Case::file() const { return data_->file; }
 const std::string& Case::sha256() const { return data_->sha256; }
+const std::string& Case::text() const { return data_->text; }
 
 std::string Case::verifier() const { return data_->root.get("verifier")->as_string()->get(); }
 Verdict Case::expect() const { return *parse_verdict(data_->root.get("expect")->as_string()->get()); }
