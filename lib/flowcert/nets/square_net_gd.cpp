@@ -137,18 +137,35 @@ void SquareNetGd::evaluate() {
             vhull_(lohner_[t]) = s(o + d);
         }
     }
-    Z_ = linalg::mul_midrad(Whull_, X_);  // m x n
-    contrib_.resize(m, n);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < m; ++j) contrib_(j, i) = vhull_(j) * sqr(Z_(j, i));
-    r_.resize(n);
-    IntervalD acc(0);
+    // Box neurons through A_box = sum_j v_j w_j w_j^T (d x d): E_i = x_i^T A_box x_i - y_i, O(m d^2 + n d^2).
+    IMatrixD VW(m, d), Wb(m, d);
+    for (int j = 0; j < m; ++j) {
+        const bool box = !is_lohner_[static_cast<std::size_t>(j)];
+        for (int k = 0; k < d; ++k) {
+            Wb(j, k) = box ? Whull_(j, k) : IntervalD(0);
+            VW(j, k) = box ? vhull_(j) * Whull_(j, k) : IntervalD(0);
+        }
+    }
+    const IMatrixD Abox = linalg::mul_midrad(IMatrixD(Wb.transpose()), VW);
+    const IMatrixD AX = linalg::mul_midrad(Abox, X_);  // d x n
+    E_.resize(n);
     for (int i = 0; i < n; ++i) {
         IntervalD p(0);
-        for (int j = 0; j < m; ++j) p = p + contrib_(j, i);
-        r_(i) = p - IntervalD::exact(y_(i));
-        acc = acc + sqr(r_(i));
+        for (int k = 0; k < d; ++k) p = p + IntervalD::exact(X_(k, i)) * AX(k, i);
+        E_(i) = p - IntervalD::exact(y_(i));
     }
+    // Lohner neurons: their projections z_ji (rows of Z_, in the order of lohner_) and contributions.
+    const int ka = static_cast<int>(lohner_.size());
+    IMatrixD Wl(ka, d);
+    for (int t = 0; t < ka; ++t) Wl.row(t) = Whull_.row(lohner_[static_cast<std::size_t>(t)]);
+    Z_ = ka ? linalg::mul_midrad(Wl, X_) : IMatrixD(0, n);
+    r_ = E_;
+    for (int t = 0; t < ka; ++t) {
+        const IntervalD vt = vhull_(lohner_[static_cast<std::size_t>(t)]);
+        for (int i = 0; i < n; ++i) r_(i) = r_(i) + vt * sqr(Z_(t, i));
+    }
+    IntervalD acc(0);
+    for (int i = 0; i < n; ++i) acc = acc + sqr(r_(i));
     loss_ = c_ * acc;
     M_ = weighted_gram(X_, r_);
 }
@@ -184,14 +201,7 @@ GdStepStatus SquareNetGd::step() {
     // ---- Lohner neurons: one joint frame, mean-value form ----------------------------------------------------
     if (!lohner_.empty()) {
         const int ka = static_cast<int>(lohner_.size()), K = ka * (d + 1);
-        // E: the residual part of the box neurons (and -y), as a box.
-        IVectorD E(n);
-        for (int i = 0; i < n; ++i) {
-            IntervalD p(0);
-            for (int l = 0; l < m; ++l)
-                if (!is_lohner_[static_cast<std::size_t>(l)]) p = p + contrib_(l, i);
-            E(i) = p - IntervalD::exact(y_(i));
-        }
+        const IVectorD& E = E_;  // the residual part of the box neurons (and -y)
         // F at the centre: w^_j - a v^_j X (rc o zc_j), v^_j - b sum_i rc_i zc_ji^2, rc = sum_j v^_j zc_j^2 + E.
         Eigen::MatrixXd Wc(ka, d);
         for (int t = 0; t < ka; ++t) Wc.row(t) = frame_.centre.segment(t * (d + 1), d).transpose();
@@ -225,7 +235,7 @@ GdStepStatus SquareNetGd::step() {
             const int j = lohner_[static_cast<std::size_t>(t)], oj = t * (d + 1);
             const IntervalD vj = vhull_(j);
             IVectorD rz(n);
-            for (int i = 0; i < n; ++i) rz(i) = r_(i) * Z_(j, i);
+            for (int i = 0; i < n; ++i) rz(i) = r_(i) * Z_(t, i);
             const IVectorD Mw = apply_inputs(X_, rz);
             for (int u = 0; u < ka; ++u) {
                 const int l = lohner_[static_cast<std::size_t>(u)], ol = u * (d + 1);
@@ -233,9 +243,9 @@ GdStepStatus SquareNetGd::step() {
                 IVectorD zz(n), zll(n), zjj(n);
                 IntervalD s4(0);
                 for (int i = 0; i < n; ++i) {
-                    zz(i) = Z_(j, i) * Z_(l, i);
-                    zll(i) = zz(i) * Z_(l, i);
-                    zjj(i) = zz(i) * Z_(j, i);
+                    zz(i) = Z_(t, i) * Z_(u, i);
+                    zll(i) = zz(i) * Z_(u, i);
+                    zjj(i) = zz(i) * Z_(t, i);
                     s4 = s4 + sqr(zz(i));
                 }
                 const IMatrixD P = weighted_gram(X_, zz);

@@ -4,7 +4,8 @@
 // Loss L = c sum_i r_i^2, r_i = H(x_i) - y_i. Every neuron couples to the others only through the d x d matrix
 // M(r) = sum_i r_i x_i x_i^T, and one GD step of size h is, for every neuron j at once (old values on the right):
 //     w_j <- w_j - a v_j M(r) w_j,     v_j <- v_j - b w_j^T M(r) w_j,     a = 4 c h,  b = 2 c h.
-// A step costs O(m d n) for the projections z_ji = w_j^T x_i, O(n d^2) for M and O(m d^2) for the updates.
+// The box neurons enter the residuals through A_box = sum_j v_j w_j w_j^T (r_i = x_i^T A x_i - y_i), so a step costs
+// O(m d^2 + n d^2) (A_box, M, the updates) plus O(k n d + k^2 n d^2 + (k d)^3) for k Lohner neurons.
 //
 // Two representations of a neuron, chosen per neuron (any choice is sound; only the widths differ):
 //  * box: (w_j, v_j) as an interval box, updated by the formulas above in interval arithmetic (the small
@@ -102,8 +103,8 @@ private:
     // Cached at the current iterate by evaluate().
     linalg::IMatrixD Whull_;    // m x d
     linalg::IVectorD vhull_;
-    linalg::IMatrixD Z_;        // m x n, z_ji = w_j^T x_i over the hulls
-    linalg::IMatrixD contrib_;  // m x n, v_j z_ji^2
+    linalg::IMatrixD Z_;        // k x n: z_ji = w_j^T x_i over the hulls of the Lohner neurons (order of lohner_)
+    linalg::IVectorD E_;        // n: x_i^T A_box x_i - y_i, the box neurons' part of the residuals
     linalg::IVectorD r_;
     linalg::IMatrixD M_;
     IntervalD loss_;
