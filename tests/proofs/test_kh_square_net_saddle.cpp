@@ -15,19 +15,10 @@ using Big = boost::multiprecision::cpp_bin_float_50;
 
 namespace {
 
-// The one-neuron start: the top |eigenvalue| direction of Y = sum y_i x_i x_i^T (the NCF maximizer of one neuron).
-OneNeuronGuessNonrigorous guess(const SquareNetData& data) {
-    const Eigen::MatrixXd Y = data.X * data.y.asDiagonal() * data.X.transpose();
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(Y);
-    Eigen::Index k = 0;
-    es.eigenvalues().cwiseAbs().maxCoeff(&k);
-    const double s = es.eigenvalues()(k) > 0 ? 1.0 : -1.0;
-    return one_neuron_saddle_guess_nonrigorous(data, 0.3 * es.eigenvectors().col(k), s * 0.3 / std::sqrt(2.0), 0.0,
-                                               20000);
-}
+OneNeuronGuessNonrigorous guess(const SquareNetData& data) { return square_net_fixture::saddle_guess(data); }
 
 // Newton in 50 digits on (M(r) w, |w|^2 - 2 v^2 - C) = 0 from the double guess (an independent code path:
-// the Jacobian is by forward differences of nothing -- it is the analytic one written again here in Big).
+// the system and its analytic Jacobian written again here in Big).
 std::vector<Big> reference_saddle(const SquareNetData& data, const Eigen::VectorXd& w0, double v0, Big C) {
     const int d = data.input_dim(), n = data.samples();
     std::vector<Big> x(d + 1);

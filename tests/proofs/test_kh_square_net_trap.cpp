@@ -13,13 +13,7 @@ using namespace flowcert::proofs::kh;
 
 namespace {
 OneNeuronSaddle figure1_saddle(const SquareNetData& data) {
-    const Eigen::MatrixXd Y = data.X * data.y.asDiagonal() * data.X.transpose();
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(Y);
-    Eigen::Index k = 0;
-    es.eigenvalues().cwiseAbs().maxCoeff(&k);
-    const double s = es.eigenvalues()(k) > 0 ? 1.0 : -1.0;
-    const OneNeuronGuessNonrigorous g =
-        one_neuron_saddle_guess_nonrigorous(data, 0.3 * es.eigenvectors().col(k), s * 0.3 / std::sqrt(2.0), 0.0, 20000);
+    const OneNeuronGuessNonrigorous g = square_net_fixture::saddle_guess(data);
     return prove_one_neuron_saddle(data, g.w, g.v, IntervalD(0));
 }
 }  // namespace
