@@ -11,13 +11,48 @@ namespace {
 using linalg::IMatrixD;
 using linalg::IVectorD;
 
-// X diag(g) X^T (d x d) over the box g: the columns of X scaled in intervals, then one mid-rad product.
-IMatrixD weighted_gram(const Eigen::MatrixXd& X, const IVectorD& g) {
-    IMatrixD Y(X.rows(), X.cols());
-    for (Eigen::Index i = 0; i < X.cols(); ++i)
-        for (Eigen::Index k = 0; k < X.rows(); ++k) Y(k, i) = IntervalD::exact(X(k, i)) * g(i);
-    return linalg::mul_midrad(Y, Eigen::MatrixXd(X.transpose()));
+}  // namespace
+
+// The products x_ki x_li as exact double pairs (TwoProduct), row k * d + l, column i.
+SquareNetGd::OuterProducts::OuterProducts(const Eigen::MatrixXd& X) {
+    const Eigen::Index d = X.rows(), n = X.cols();
+    hi.resize(d * d, n);
+    lo.resize(d * d, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index k = 0; k < d; ++k)
+            for (Eigen::Index l = 0; l < d; ++l) {
+                const rounding::TwoProd t = rounding::two_product(X(k, i), X(l, i));
+                // TwoProduct is exact unless the product is tiny but nonzero (rounding.hpp guards).
+                if (t.hi != 0 && std::fabs(t.hi) < rounding::kTiny)
+                    throw std::invalid_argument("SquareNetGd: an input product x_ki x_li is too small to split exactly");
+                hi(k * d + l, i) = t.hi;
+                lo(k * d + l, i) = t.lo;
+            }
+    hiT = hi.transpose();
+    loT = lo.transpose();
 }
+
+// X diag(g) X^T = reshape(K g) with K = hi + lo exactly: two mid-rad products with an exact double matrix.
+IMatrixD SquareNetGd::OuterProducts::gram(const IVectorD& g) const {
+    const IMatrixD G = g;
+    const IMatrixD a = linalg::mul_midrad(hi, G), b = linalg::mul_midrad(lo, G);
+    const Eigen::Index d = static_cast<Eigen::Index>(std::lround(std::sqrt(static_cast<double>(hi.rows()))));
+    IMatrixD out(d, d);
+    for (Eigen::Index k = 0; k < d; ++k)
+        for (Eigen::Index l = 0; l < d; ++l) out(k, l) = a(k * d + l, 0) + b(k * d + l, 0);
+    return out;
+}
+
+// x_i^T A x_i = K^T vec(A) for every i.
+IVectorD SquareNetGd::OuterProducts::quadratic_forms(const IMatrixD& A) const {
+    const Eigen::Index d = A.rows();
+    IMatrixD a(d * d, 1);
+    for (Eigen::Index k = 0; k < d; ++k)
+        for (Eigen::Index l = 0; l < d; ++l) a(k * d + l, 0) = A(k, l);
+    return (linalg::mul_midrad(hiT, a) + linalg::mul_midrad(loT, a)).col(0);
+}
+
+namespace {
 
 // X g (d) over the box g.
 IVectorD apply_inputs(const Eigen::MatrixXd& X, const IVectorD& g) {
@@ -49,7 +84,7 @@ IVectorD frame_hull(const Eigen::VectorXd& centre, const Eigen::MatrixXd& B, con
 
 SquareNetGd::SquareNetGd(Eigen::MatrixXd X, Eigen::VectorXd y, IntervalD c, IntervalD h, const IMatrixD& W0,
                          const IVectorD& v0, SquareNetGdOptions options)
-    : X_(std::move(X)), y_(std::move(y)), c_(c), h_(h), options_(std::move(options)) {
+    : X_(std::move(X)), y_(std::move(y)), K_(X_), c_(c), h_(h), options_(std::move(options)) {
     const Eigen::Index m = W0.rows();
     if (W0.cols() != X_.rows() || v0.size() != m || y_.size() != X_.cols())
         throw std::invalid_argument("SquareNetGd: W0 must be m x d, v0 of size m, y of size n (X is d x n)");
@@ -147,13 +182,8 @@ void SquareNetGd::evaluate() {
         }
     }
     const IMatrixD Abox = linalg::mul_midrad(IMatrixD(Wb.transpose()), VW);
-    const IMatrixD AX = linalg::mul_midrad(Abox, X_);  // d x n
-    E_.resize(n);
-    for (int i = 0; i < n; ++i) {
-        IntervalD p(0);
-        for (int k = 0; k < d; ++k) p = p + IntervalD::exact(X_(k, i)) * AX(k, i);
-        E_(i) = p - IntervalD::exact(y_(i));
-    }
+    E_ = K_.quadratic_forms(Abox);
+    for (int i = 0; i < n; ++i) E_(i) = E_(i) - IntervalD::exact(y_(i));
     // Lohner neurons: their projections z_ji (rows of Z_, in the order of lohner_) and contributions.
     const int ka = static_cast<int>(lohner_.size());
     IMatrixD Wl(ka, d);
@@ -167,7 +197,7 @@ void SquareNetGd::evaluate() {
     IntervalD acc(0);
     for (int i = 0; i < n; ++i) acc = acc + sqr(r_(i));
     loss_ = c_ * acc;
-    M_ = weighted_gram(X_, r_);
+    M_ = K_.gram(r_);
 }
 
 GdStepStatus SquareNetGd::step() {
@@ -248,7 +278,7 @@ GdStepStatus SquareNetGd::step() {
                     zjj(i) = zz(i) * Z_(t, i);
                     s4 = s4 + sqr(zz(i));
                 }
-                const IMatrixD P = weighted_gram(X_, zz);
+                const IMatrixD P = K_.gram(zz);
                 const IVectorD Xl = apply_inputs(X_, zll), Xj = apply_inputs(X_, zjj);
                 const IntervalD c2 = two * a_ * vj * vl;
                 for (int k = 0; k < d; ++k)
@@ -280,6 +310,14 @@ GdStepStatus SquareNetGd::step() {
             reason_ = "the Lohner box became unbounded at step " + std::to_string(iteration_ + 1);
             return GdStepStatus::failed;
         }
+        // The mean-value form above needs DF over the segment from the centre to every point, i.e. the centre
+        // inside the hull: q contains 0 (true initially, q = s - mid(s), and kept by q' = C q + Q^{-1}(F^ - mid F^)
+        // because both terms contain 0); checked, never assumed.
+        for (int k = 0; k < K; ++k)
+            if (!possibly_zero(qn(k))) {
+                reason_ = "the Lohner box lost the centre at step " + std::to_string(iteration_ + 1);
+                return GdStepStatus::failed;
+            }
         frame_.centre = centre_new;
         frame_.B = qr.Q_double;
         frame_.q = qn;
