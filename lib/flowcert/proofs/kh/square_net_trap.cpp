@@ -67,27 +67,35 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
     const int d = data.input_dim(), n = data.samples();
     if (active_box.size() != d + 1 || rho0.size() != rho_max.size())
         throw std::invalid_argument("small_neuron_escape_bound: sizes");
-    // Residuals over R: the active neuron's part over U plus |sum_j v_j (w_j^T x_i)^2| <= sum_j rho_max_j^3/3 |x_i|^2.
+    // M(r) = M(r_a) + M(dr) with r_a the active neuron's residuals over U and dr_i = sum_j v_j (w_j^T x_i)^2:
+    //   ||M(dr)||_2 <= sum_i |dr_i| |x_i|^2 <= max_i |x_i|^2 sum_j |v_j| w_j^T X X^T w_j
+    //              <= max_i |x_i|^2 lambda_max(X X^T) sum_j rho_max_j^3 / 3  (|v| |w|^2 <= rho^3 / 3),
+    // so kappa = max |eig M(r_a)| + that bound is >= ||M(r)||_2 over R.
     IntervalD pert(0);
     for (double r : rho_max) pert = pert + pow(IntervalD::exact(r), 3) / IntervalD(3);
     const IVectorD ra = one_neuron_residuals(data, active_box.head(d), active_box(d));
-    IVectorD r(n);
-    IntervalD L(0);
+    const linalg::EigenResult<IntervalD> er = linalg::symmetric_eigenvalues<IntervalD>(residual_matrix(data, ra));
+    const linalg::EigenResult<IntervalD> eg =
+        linalg::symmetric_eigenvalues<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
+    if (er.status != linalg::EigenStatus::proven || eg.status != linalg::EigenStatus::proven) {
+        out.reason = "eigenvalues of M(r_a) over U or of X X^T not enclosed";
+        return out;
+    }
+    IntervalD x2max(0);
     for (int i = 0; i < n; ++i) {
         IntervalD x2(0);
         for (int k = 0; k < d; ++k) x2 = x2 + sqr(IntervalD::exact(data.X(k, i)));
-        const IntervalD e = pert * x2;
-        r(i) = ra(i) + IntervalD::bounds(-e.upper(), e.upper());
-        L = L + sqr(r(i));
+        x2max = max(x2max, x2);
     }
-    out.loss_lower = data.c * L;
-    const IMatrixD M = residual_matrix(data, r);
-    const linalg::EigenResult<IntervalD> er = linalg::symmetric_eigenvalues<IntervalD>(M);
-    if (er.status != linalg::EigenStatus::proven) {
-        out.reason = "eigenvalues of M(r) over the region not enclosed: " + er.reason;
-        return out;
-    }
-    out.kappa = IntervalD::bounds(0, std::max(mag(er.eigenvalues.front()), mag(er.eigenvalues.back())));
+    const IntervalD mdr = x2max * eg.eigenvalues.back() * pert;
+    const double ka = std::max(mag(er.eigenvalues.front()), mag(er.eigenvalues.back()));
+    out.kappa = IntervalD::bounds(0, (IntervalD::exact(ka) + mdr).upper());
+    // L over R: L = c |r_a + dr|^2 >= c (|r_a| - |dr|)^2 with |dr|_2 <= sum_i |dr_i| <= the bound above
+    // (max |x_i|^2 >= ... only enlarges it).
+    IntervalD ra2(0);
+    for (int i = 0; i < n; ++i) ra2 = ra2 + sqr(ra(i));
+    const double gap = (sqrt(ra2) - mdr).lower();
+    out.loss_lower = gap > 0 ? data.c * sqr(IntervalD::bounds(gap, gap)) : IntervalD(0);
     const IntervalD beta = IntervalD(8) / IntervalD(5) * b * out.kappa;
     out.beta = beta.upper();
     out.min_steps = -1;

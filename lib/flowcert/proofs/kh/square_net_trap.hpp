@@ -11,7 +11,8 @@
 //    minimum of L1 on the slice (the quadratic Lyapunov function of the active block).
 //    Hessian: d2/dw2 = 4c v X diag(r + 2 v z^2) X^T, d2/dwdv = 4c X (r z + v z^3), d2/dv2 = 2c sum z^4.
 //  * small_neuron_escape_bound: for a neuron with rho^2 = |w|^2 + 2 v^2 and M = M(r) with ||M||_2 <= kappa
-//    over a region R (the active neuron in a box U, every small neuron j with rho_j <= rho_max_j), one GD step
+//    over a region R (the active neuron in a box U, every small neuron j with rho_j <= rho_max_j; kappa =
+//    max |eig M(r_active over U)| + max_i |x_i|^2 lambda_max(X X^T) sum_j rho_max_j^3 / 3), one GD step
 //    (a = 4ch = 2b) gives
 //        rho'^2 = rho^2 - 8 b v q + a^2 v^2 |M w|^2 + 2 b^2 q^2,   q = w^T M w,
 //        |v| |w|^2 <= (2 / (3 sqrt 6)) rho^3 <= rho^3 / 3,  v^2 |w|^2 <= rho^4 / 8,  |w|^2 <= rho^2,
@@ -42,7 +43,7 @@ struct EscapeBound {
     std::string reason = "not run";
     IntervalD kappa;        // enclosure of max |eig M(r)| over the region (upper end used)
     double beta = 0;        // upper bound on (8/5) b kappa
-    IntervalD loss_lower;   // enclosure of L over the region (its lower end bounds the plateau below)
+    IntervalD loss_lower;   // its lower end is a lower bound of L over the region (0 when none is proven)
     std::vector<long> steps;  // per small neuron: certified steps before rho_j can exceed rho_max_j (in R)
     long min_steps = 0;
 };
