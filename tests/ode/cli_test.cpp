@@ -124,3 +124,42 @@ TEST_CASE("a TOML case file gives the same fields as the options, and options ov
     REQUIRE(bad.err.find("not exact") != std::string::npos);
     std::remove(path.c_str());
 }
+
+// Issue 14 (containment failure): an output time within rounding of the final time was
+// reported with the box of the final time. Reference: e^(10 t) at the exact decimal t,
+// MPFR at 400 bits.
+TEST_CASE("an output time within rounding of the final time is enclosed at its exact value") {
+    struct Case { std::string time, out, precision; };
+    const std::vector<Case> cases = {
+        {"1", "0.9999999999999999", "53"},
+        {"1.0000000000000003", "1.0000000000000002", "53"},
+        {"1", "1", "53"},
+        {"1", "0.99999999999999999999999999999999999", "100"},
+        {"1.00000000000000000000000000000000002", "1.00000000000000000000000000000000001", "100"},
+    };
+    const Precision ref_bits(400);
+    for (const auto& c : cases) {
+        auto r = integrate_cli({"--formula", "var:x; fun:10*x;", "--init", "1", "--time", c.time, "--output-times",
+                                c.out, "--precision", c.precision, "--json"});
+        INFO(c.time << " / " << c.out << " at " << c.precision << " bits: " << r.err);
+        REQUIRE(r.exit_code == 0);
+        const auto j = nlohmann::json::parse(r.out);
+        REQUIRE(j["outputs"].size() == 1);
+        const auto& b = j["outputs"][0]["box"][0];
+        const IntervalMp lo = IntervalMp::from_decimal(b["lo"].get<std::string>(), ref_bits);
+        const IntervalMp hi = IntervalMp::from_decimal(b["hi"].get<std::string>(), ref_bits);
+        const IntervalMp ref = exp(IntervalMp::from_integer(10, ref_bits) * IntervalMp::from_decimal(c.out, ref_bits));
+        CHECK(certainly_less(lo, ref));
+        CHECK(certainly_less(ref, hi));
+        // the final box stays the final time's
+        const auto& f = j["final"][0];
+        const IntervalMp ref_T = exp(IntervalMp::from_integer(10, ref_bits) * IntervalMp::from_decimal(c.time, ref_bits));
+        CHECK(certainly_less(IntervalMp::from_decimal(f["lo"].get<std::string>(), ref_bits), ref_T));
+        CHECK(certainly_less(ref_T, IntervalMp::from_decimal(f["hi"].get<std::string>(), ref_bits)));
+    }
+    // an output time exactly after the final time, however close, is bad input
+    auto r = integrate_cli({"--formula", "var:x; fun:10*x;", "--init", "1", "--time", "1", "--output-times",
+                            "1.0000000000000002", "--json"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("after --time") != std::string::npos);
+}

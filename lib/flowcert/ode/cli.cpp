@@ -209,6 +209,19 @@ Request parse_args(const std::vector<std::string>& args) {
     return q;
 }
 
+// The sign of a - b for two exact numbers (both already checked by is_number).
+int exact_compare(const std::string& a, const std::string& b) {
+    mpq_t x, y;
+    mpq_init(x);
+    mpq_init(y);
+    parse_rational(a, x);
+    parse_rational(b, y);
+    const int c = mpq_cmp(x, y);
+    mpq_clear(x);
+    mpq_clear(y);
+    return c;
+}
+
 template <Interval I>
 nlohmann::json box_json(const std::vector<I>& box, int digits) {
     nlohmann::json a = nlohmann::json::array();
@@ -252,7 +265,7 @@ CliResult run(const Request& q, const taylor::VectorField& f) {
     for (const auto& s : q.output_times) {
         const I t = num(s);
         if (!certainly_positive(t)) throw BadInput("output time '" + s + "' must be positive");
-        if (certainly_less(T, t)) throw BadInput("output time '" + s + "' is after --time " + q.time);
+        if (exact_compare(s, q.time) > 0) throw BadInput("output time '" + s + "' is after --time " + q.time);
         if (!outs.empty() && !certainly_less(outs.back(), t)) throw BadInput("--output-times must be increasing");
         outs.push_back(t);
     }

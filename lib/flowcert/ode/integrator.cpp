@@ -144,7 +144,9 @@ public:
                         if (h2 > 0 && std::isfinite(h2)) h = h2;
                     }
                 }
-                const bool last = !(upper(remaining) > h);
+                // the last step takes the whole remaining interval (a point, or an enclosure of the
+                // exact stop time); an intermediate step must end certainly before the stop
+                const bool last = !(lower(remaining) > h);
                 const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
                 Outcome o = try_step(hI, X, res);
                 if (o.ok()) {
@@ -431,28 +433,35 @@ Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& para
 
     Lohner<I> lohner(field, params, options, bits);
     lohner.init(x0);
-    auto snapshot = [&](const I& time) {
-        Snapshot<I> s{time, lohner.box(), {}};
-        if (options.c1) s.derivative = lohner.derivative();
+    auto snapshot = [&](const Lohner<I>& at, const I& time) {
+        Snapshot<I> s{time, at.box(), {}};
+        if (options.c1) s.derivative = at.derivative();
         return s;
     };
-    std::vector<I> stops = output_times;
-    stops.push_back(t_end);
-    for (std::size_t k = 0; k < stops.size(); ++k) {
-        const bool is_end = k + 1 == stops.size();
-        // an output time that may equal the final time is taken at the final time
-        const I& stop = (!is_end && !certainly_less(stops[k], t_end)) ? t_end : stops[k];
-        Outcome o = lohner.advance_to(stop, res);
-        res.time = lohner.time();
-        if (!o.ok()) {
-            res.status = o.status;
-            res.reason = o.reason;
-            res.final_box = lohner.box();
-            if (options.c1) res.final_derivative = lohner.derivative();
-            return res;
+    auto failed = [&](const Lohner<I>& at, const Outcome& o) {
+        res.time = at.time();
+        res.status = o.status;
+        res.reason = o.reason;
+        res.final_box = at.box();
+        if (options.c1) res.final_derivative = at.derivative();
+        return res;
+    };
+    for (const I& out : output_times) {
+        // Every output time is enclosed at its exact value. One that may reach the final time
+        // (an interval around t_end, or a decimal within rounding of it) is integrated to on a
+        // copy of the set, so the run to t_end is not disturbed [issue 14: taking it at t_end
+        // reported x(T) for x(t), t != T].
+        if (certainly_less(out, t_end)) {
+            if (Outcome o = lohner.advance_to(out, res); !o.ok()) return failed(lohner, o);
+            res.outputs.push_back(snapshot(lohner, out));
+        } else {
+            Lohner<I> branch = lohner;
+            if (Outcome o = branch.advance_to(out, res); !o.ok()) return failed(branch, o);
+            res.outputs.push_back(snapshot(branch, out));
         }
-        if (!is_end) res.outputs.push_back(snapshot(stops[k]));
     }
+    if (Outcome o = lohner.advance_to(t_end, res); !o.ok()) return failed(lohner, o);
+    res.time = lohner.time();
     res.final_box = lohner.box();
     if (options.c1) res.final_derivative = lohner.derivative();
     res.status = Status::ok;
