@@ -14,6 +14,31 @@
 
 namespace {
 
+// Certificates nest a few levels; the digest and re-check recurse per level, so deeper
+// input is refused before any recursive processing (an iterative scan of the text).
+constexpr int max_json_depth = 64;
+
+// The deepest nesting of [ and { outside strings, stopping once it passes `limit`.
+int json_nesting_depth(const std::string& text, int limit) {
+    int depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit) break;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 int run_check(int argc, char** argv) {
     namespace ec = flowcert::cert::exit_code;
     CLI::App app{"Re-validate certificates from their stored data, without re-running anything.\n"
@@ -30,6 +55,11 @@ int run_check(int argc, char** argv) {
     int rc = 0;
     for (const auto& f : files) {
         std::error_code err;
+        if (!std::filesystem::is_regular_file(f, err)) {
+            std::cerr << f << ": cannot read: not a regular file\n";
+            rc = std::max(rc, ec::bad_input);
+            continue;
+        }
         const auto size = std::filesystem::file_size(f, err);
         if (err) {
             std::cerr << f << ": cannot read: " << err.message() << "\n";
@@ -44,6 +74,11 @@ int run_check(int argc, char** argv) {
         std::ifstream in(f, std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();
+        if (json_nesting_depth(ss.str(), max_json_depth) > max_json_depth) {
+            std::cerr << f << ": not a certificate: JSON nested deeper than " << max_json_depth << " levels\n";
+            rc = std::max(rc, ec::bad_input);
+            continue;
+        }
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(ss.str());

@@ -1,7 +1,11 @@
 // flowcert/ode/integrator.cpp -- the Taylor/Lohner step (see integrator.hpp and docs/integrator.md).
 #include <flowcert/ode.hpp>
 
+#include <flowcert/linalg.hpp>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -21,15 +25,51 @@ const char* to_string(Status s) {
         case Status::relu_kink: return "relu_kink";
         case Status::domain_error: return "domain_error";
         case Status::step_limit: return "step_limit";
+        case Status::time_limit: return "time_limit";
+        case Status::arithmetic_error: return "arithmetic_error";
         case Status::invalid_input: return "invalid_input";
+    }
+    return "?";
+}
+
+const char* to_string(EventKind k) {
+    switch (k) {
+        case EventKind::crossing: return "crossing";
+        case EventKind::contact: return "contact";
     }
     return "?";
 }
 
 namespace {
 
-using detail::Mat;
-using detail::Vec;
+// Dense interval algebra of the linalg layer (column-major Eigen storage).
+template <class I> using Vec = linalg::IVector<I>;
+template <class I> using Mat = linalg::IMatrix<I>;
+template <class I> I point_mid(const I& x) { return linalg::mid_point_of(x); }
+template <class I> std::span<const I> span(const Vec<I>& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
+template <class I> std::vector<I> to_std(const Vec<I>& v) { return {v.data(), v.data() + v.size()}; }
+
+// Q of a QR factorization of M whose leading columns span the columns of largest `weight`
+// (Lohner's wrapping control), with a rigorous enclosure of Q^{-1}; the identity (always
+// valid, only less tight) when the enclosure fails. Column j is scaled by weight_j / ||M_j||
+// so the column pivoting of linalg::orthogonal_basis follows the weights.
+template <Interval I>
+void lohner_basis(Eigen::MatrixXd M, const std::vector<double>& weight, long bits, Mat<I>& Q, Mat<I>& Qinv) {
+    const Eigen::Index n = M.rows();
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const double norm = M.col(j).norm();
+        // a floor keeps zero-width columns (a point initial set) in the factorization
+        if (norm > 0) M.col(j) *= std::max(weight[j] / norm, 1e-200);
+    }
+    auto qr = linalg::orthogonal_basis<I>(M, bits);
+    if (qr.status == linalg::QrStatus::proven) {
+        Q = std::move(qr.Q);
+        Qinv = std::move(qr.Q_inverse);
+    } else {
+        Q = linalg::identity<I>(n, bits);
+        Qinv = Q;
+    }
+}
 
 Status from_eval(taylor::EvalStatus s) {
     switch (s) {
@@ -39,6 +79,13 @@ Status from_eval(taylor::EvalStatus s) {
         case taylor::EvalStatus::non_finite: return Status::non_finite;
     }
     return Status::non_finite;
+}
+
+// A number for a message: %g (six significant digits).
+std::string fmt(double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", x);
+    return b;
 }
 
 inline bool strictly_inside(const IntervalD& z, const IntervalD& y) {
@@ -58,8 +105,12 @@ template <Interval I>
 class Lohner {
 public:
     Lohner(const taylor::VectorField& f, const std::vector<I>& params, const Options& opt, long bits)
-        : opt_(opt), bits_(bits), n_(f.dimension()), p_(opt.order),
-          ec_(f, params, bits), ex_(f, params, bits), ej_(f, params, bits), ey_(f, params, bits) {
+        : opt_(opt), bits_(bits), n_(f.dimension()), p_(opt.order), names_(f.variables()),
+          ec_(f, params, bits), ex_(f, params, bits), ej_(f, params, bits), ey_(f, params, bits),
+          eh_(f, params, bits) {
+        eh_.set_kink_hull(true);
+        for (int id = 0; id < static_cast<int>(f.nodes().size()); ++id)
+            if (f.nodes()[id].op == taylor::Op::Relu) relus_.push_back({id, f.nodes()[id].a});
         q_ = opt.jacobian_order > 0 ? std::min(opt.jacobian_order, p_) : p_;
         if (opt.c1) q_ = p_;  // the C^1 result needs the full DT_p
         zero_ = IntervalTraits<I>::from_integer(0, bits);
@@ -74,30 +125,34 @@ public:
     void init(const std::vector<I>& x0) {
         c_.resize(n_);
         R0_.resize(n_);
-        R_.assign(n_, zero_);
+        R_ = Vec<I>::Constant(n_, zero_);
         for (int i = 0; i < n_; ++i) {
-            c_[i] = detail::point_mid(x0[i]);
+            c_[i] = point_mid(x0[i]);
             R0_[i] = x0[i] - c_[i];
         }
-        C_ = detail::identity<I>(n_, bits_);
+        C_ = linalg::identity<I>(n_, bits_);
         B_ = C_;
         Binv_ = C_;
         VA_ = C_;
         VB_ = C_;
-        VE_ = Mat<I>(n_, n_, zero_);
+        VE_ = Mat<I>::Constant(n_, n_, zero_);
         t_ = zero_;
     }
 
-    Vec<I> box() const {
-        Vec<I> x = detail::add(detail::add(c_, detail::mul(C_, R0_)), detail::mul(B_, R_));
+    std::vector<I> box() const { return to_std<I>(box_vec()); }
+    Vec<I> box_vec() const {
+        Vec<I> x = c_ + linalg::mul(C_, R0_);
+        x += linalg::mul(B_, R_);
         return x;
     }
     const I& time() const { return t_; }
     // D_x0 phi in VA + VB VE (the C^1 analogue of the doubleton, see try_step).
     std::vector<I> derivative() const {
-        Mat<I> V = detail::mul(VB_, VE_);
-        for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] += VA_.a[e];
-        return V.a;
+        const Mat<I> V = linalg::mul(VB_, VE_) + VA_;
+        std::vector<I> out;
+        for (int i = 0; i < n_; ++i)
+            for (int j = 0; j < n_; ++j) out.push_back(V(i, j));  // row-major
+        return out;
     }
 
     // Advances the set to the time `stop` (which must not be before the current time).
@@ -106,8 +161,12 @@ public:
             const I remaining = stop - t_;
             if (!possibly_positive(remaining)) return {};  // already there (stop == t)
             if (res.steps >= opt_.max_steps)
-                return {Status::step_limit, "maximum number of steps (" + std::to_string(opt_.max_steps) + ") reached"};
-            const Vec<I> X = box();
+                return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
+                                                " steps) was used up at t = " + fmt(mid(t_))};
+            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > opt_.max_seconds)
+                return {Status::time_limit, "the wall-time budget (" + fmt(opt_.max_seconds) +
+                                                " s) was used up at t = " + fmt(mid(t_))};
+            const Vec<I> X = box_vec();
             // 1. Taylor coefficients at the centre (C^0) and over the box (C^1). IntervalD: at the
             //    centre in double-double with a rigorous radius when the field is polynomial.
             use_dd_ = false;
@@ -122,16 +181,30 @@ public:
                     use_dd_ = point && dd_->compute(cd_, p_);
                 }
             }
-            taylor::EvalResult r;
-            if (!use_dd_ || q_ < p_) {
-                r = ec_.compute(c_, p_);
-                if (!r.ok()) return fail(from_eval(r.status), "at the centre of the set: " + r.reason, X, res);
-            }
-            r = q_ < p_ ? ex_.compute(X, p_) : ex_.compute_c1(X, p_);
-            if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
-            if (q_ < p_) {
-                r = ej_.compute_c1(X, q_);
-                if (!r.ok()) return fail(from_eval(r.status), "over the set: " + r.reason, X, res);
+            // A set on a relu kink (an argument straddling 0 at the centre or over the set) goes
+            // on by hull steps; so does one whose smooth steps fail at the kink down to hull_h.
+            bool kink = false;
+            std::string kink_reason;
+            auto smooth_eval = [&](const taylor::EvalResult& r, const char* where) -> std::optional<Outcome> {
+                if (r.ok()) return std::nullopt;
+                if (r.status == taylor::EvalStatus::relu_kink && !opt_.c1) {
+                    kink = true;
+                    kink_reason = r.reason;
+                    return std::nullopt;
+                }
+                return fail(from_eval(r.status), std::string(where) + r.reason, X, res);
+            };
+            if (!use_dd_ || q_ < p_)
+                if (auto o = smooth_eval(ec_.compute(span<I>(c_), p_), "at the centre of the set: ")) return *o;
+            if (!kink)
+                if (auto o = smooth_eval(q_ < p_ ? ex_.compute(span<I>(X), p_) : ex_.compute_c1(span<I>(X), p_),
+                                         "over the set: "))
+                    return *o;
+            if (!kink && q_ < p_)
+                if (auto o = smooth_eval(ej_.compute_c1(span<I>(X), q_), "over the set: ")) return *o;
+            if (kink) {
+                if (Outcome o = hull_steps(stop, X, res); !o.ok() || !possibly_positive(stop - t_)) return o;
+                continue;
             }
             double h = std::min(estimate_step(), opt_.max_step);
             while (true) {
@@ -150,29 +223,217 @@ public:
                 const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
                 Outcome o = try_step(hI, X, res);
                 if (o.ok()) {
-                    const double taken = upper(hI);
-                    res.min_step = res.steps == 0 ? taken : std::min(res.min_step, taken);
-                    res.max_step = std::max(res.max_step, taken);
-                    ++res.steps;
-                    t_ = last ? stop : t_ + hI;
+                    accept(hI, last, stop, res);
+                    note_smooth_step();
                     if (last) return {};
                     break;
                 }
                 h = (last ? upper(remaining) : h) * 0.5;
+                if (o.status == Status::relu_kink && !opt_.c1 && h < hull_h(X)) {
+                    // the step cannot end before the kink at any size worth taking: through it
+                    if (Outcome k = hull_steps(stop, X, res); !k.ok()) return k;
+                    break;
+                }
                 if (h < opt_.min_step) {
-                    o.reason += " (step size reduced below the minimum " + std::to_string(opt_.min_step) + ")";
+                    o.reason += " (step size reduced below the minimum " + fmt(opt_.min_step) + ")";
                     return fail(o.status, o.reason, X, res);
                 }
             }
         }
     }
 
+    // Closes an open hull stretch at the end of the run: its kinks are contacts.
+    void finish() { close_stretch(false); }
+    const std::vector<SwitchEvent<I>>& events() const { return events_; }
+
 private:
+    struct ReluNode {
+        int node, argument;
+    };
+    // Per relu node, during a stretch of hull steps.
+    struct Straddle {
+        bool seen = false;
+        I t0, t1;       // the span of the hull steps where its argument straddled 0
+        int slope = 0;  // the certain sign of d/dt argument over all of them (0: not certain)
+    };
+
+    void accept(const I& hI, bool last, const I& stop, Result<I>& res) {
+        const double taken = upper(hI);
+        res.min_step = res.steps == 0 ? taken : std::min(res.min_step, taken);
+        res.max_step = std::max(res.max_step, taken);
+        ++res.steps;
+        t_ = last ? stop : t_ + hI;
+    }
+
+    // The size below which a smooth step at a kink is given up for hull steps: a hull step of
+    // size h adds about h^2 |dg/dt| |df/drelu| to the set, so sqrt of the error allowance.
+    double hull_h(const Vec<I>& X) const {
+        double scale = 1;
+        for (int i = 0; i < n_; ++i) scale = std::max(scale, mag(X[i]));
+        return std::max(4 * opt_.min_step, std::sqrt(opt_.remainder_factor * tol_ * scale));
+    }
+
+    // After a smooth step: the relu signs over its a priori enclosure are the sides of the kinks.
+    void note_smooth_step() {
+        if (relus_.empty()) return;
+        if (in_stretch_) close_stretch(true);
+        side_.resize(relus_.size());
+        for (std::size_t k = 0; k < relus_.size(); ++k) side_[k] = ey_.relu_sign(relus_[k].node);
+    }
+
+    // Ends a stretch of hull steps. A kink whose argument was on one side before, on the other
+    // after (`after_known`: a smooth step follows), with dg/dt of that direction certain on every
+    // hull step that straddled it, is a certified transversal crossing; any other is a contact.
+    void close_stretch(bool after_known) {
+        if (!in_stretch_) return;
+        in_stretch_ = false;
+        for (std::size_t k = 0; k < relus_.size(); ++k) {
+            const Straddle& st = straddle_[k];
+            if (!st.seen) continue;
+            const int before = k < side_.size() ? side_[k] : 0;
+            const int after = after_known ? ey_.relu_sign(relus_[k].node) : 0;
+            SwitchEvent<I> e;
+            e.argument = relus_[k].argument;
+            e.t0 = st.t0;
+            e.t1 = st.t1;
+            if (before != 0 && after != 0 && before != after && st.slope == after) {
+                e.kind = EventKind::crossing;
+                e.direction = after;
+            }
+            events_.push_back(e);
+        }
+    }
+
+    // Hull steps from X until the set is off every kink (a smooth step then follows) or `stop`.
+    Outcome hull_steps(const I& stop, Vec<I> X, Result<I>& res) {
+        if (!in_stretch_) {
+            in_stretch_ = true;
+            straddle_.assign(relus_.size(), Straddle{});
+            next_hull_h_ = hull_h(X);
+        }
+        double h = next_hull_h_;
+        while (true) {
+            const I remaining = stop - t_;
+            if (!possibly_positive(remaining)) return {};
+            if (res.steps >= opt_.max_steps)
+                return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
+                                                " steps) was used up at t = " + fmt(mid(t_))};
+            if constexpr (std::is_same_v<I, IntervalD>) {
+                if (t_.lower() == t_.upper()) {
+                    const double h2 = (t_.lower() + h) - t_.lower();
+                    if (h2 > 0 && std::isfinite(h2)) h = h2;
+                }
+            }
+            const bool last = !(lower(remaining) > h);
+            const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
+            Outcome o = hull_step(hI, X, res);
+            if (!o.ok()) {
+                h = (last ? upper(remaining) : h) * 0.5;
+                if (h < opt_.min_step)
+                    return fail(o.status, o.reason + " (hull step through a kink below the minimum step " +
+                                              fmt(opt_.min_step) + ")", X, res);
+                continue;
+            }
+            accept(hI, last, stop, res);
+            ++res.hull_steps;
+            next_hull_h_ = 2 * upper(hI);
+            if (last) return {};
+            // back to smooth steps once no kink straddles the set and its centre
+            X = box_vec();
+            bool on_kink = false;
+            if (!eh_.compute(span<I>(X), 0).ok()) return {};
+            for (const auto& rn : relus_) on_kink = on_kink || eh_.relu_sign(rn.node) == 0;
+            if (!on_kink) return {};
+            h = next_hull_h_;
+        }
+    }
+
+    // One first-order step through a kink [Picard-Lindeloef with the interval extension of f,
+    // relu enclosed by its range]: if X + [0,h] f(Y) lies in the interior of Y, then x(t) in Y
+    // for t in [0,h], and x(h) in x0 + h f(Y) (f(Y) is a box, so it holds the mean of f along
+    // the solution). f is continuous (relu is), so this needs no smoothness.
+    Outcome hull_step(const I& hI, const Vec<I>& X, Result<I>& res) {
+        const int n = n_;
+        const I H = hull(zero_, hI);
+        Vec<I> Y(n), Z(n), F(n);
+        auto r = eh_.compute(span<I>(X), 1);
+        if (!r.ok()) return {from_eval(r.status), "a hull step over the set: " + r.reason};
+        std::vector<double> eps(n);
+        for (int i = 0; i < n; ++i) {
+            Z[i] = X[i] + H * eh_.coeff(i, 1);
+            eps[i] = std::max(0.05 * width(Z[i]), 1e2 * opt_.remainder_factor * tol_ * std::max(1.0, mag(Z[i])));
+            Y[i] = inflate(Z[i], eps[i]);
+        }
+        bool verified = false;
+        for (int it = 0; it < 6 && !verified; ++it) {
+            r = eh_.compute(span<I>(Y), 2);  // order 2: the nodes' d/dt (coefficient 1) too
+            if (!r.ok()) return {from_eval(r.status), "a hull step over its a priori enclosure: " + r.reason};
+            verified = true;
+            for (int i = 0; i < n; ++i) {
+                F[i] = eh_.coeff(i, 1);
+                Z[i] = X[i] + H * F[i];
+                if (!strictly_inside(Z[i], Y[i])) verified = false;
+            }
+            if (!verified)
+                for (int i = 0; i < n; ++i) {
+                    eps[i] *= 4;
+                    Y[i] = inflate(hull(Y[i], Z[i]), eps[i]);
+                }
+        }
+        if (!verified)
+            return {Status::no_a_priori_enclosure, "the hull step's enclosure test failed for h = " + fmt(upper(hI))};
+        // the step adds h * width(f(Y)); allowed: the error allowance, or 5 % of the set's width
+        for (int i = 0; i < n; ++i) {
+            const double added = upper(hI) * width(F[i]);
+            const double allowed = std::max(opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i])), 0.05 * width(X[i]));
+            if (!(added <= allowed))
+                return {Status::remainder_too_wide, "the hull step widens " + names_[i] + " by " + fmt(added) +
+                                                        " > " + fmt(allowed) + " at h = " + fmt(upper(hI))};
+        }
+        // the kinks this step straddles, with the sign of d/dt of their argument over Y
+        for (std::size_t k = 0; k < relus_.size(); ++k) {
+            if (eh_.relu_sign(relus_[k].node) != 0) continue;
+            const I& slope = eh_.node_coeff(relus_[k].argument, 1);
+            const int sg = certainly_positive(slope) ? 1 : certainly_negative(slope) ? -1 : 0;
+            Straddle& st = straddle_[k];
+            if (!st.seen) {
+                st.seen = true;
+                st.t0 = t_;
+                st.slope = sg;
+            } else if (st.slope != sg) {
+                st.slope = 0;
+            }
+            st.t1 = t_ + hI;
+        }
+        // the doubleton keeps its shape: c + C r0 + B r + h f(Y) = c' + C r0 + B (r + B^{-1} z)
+        Vec<I> z(n);
+        for (int i = 0; i < n; ++i) {
+            const I y = c_[i] + hI * F[i];
+            const I cn = point_mid(y);
+            z[i] = y - cn;
+            c_[i] = cn;
+        }
+        R_ += linalg::mul(Binv_, z);
+        for (int i = 0; i < n; ++i)
+            if (!is_bounded(R_[i]) || !is_bounded(c_[i])) return {Status::non_finite, "the new set is not finite"};
+        if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, to_std<I>(Z)});
+        return {};
+    }
+
     Options opt_;
     long bits_;
     int n_, p_, q_;
+    std::vector<std::string> names_;  // of the variables, for messages
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
     // centre (C^0, order p), box (C^0, order p), box (C^1, order q), a priori set (order p+1)
     taylor::TaylorEvaluator<I> ec_, ex_, ej_, ey_;
+    taylor::TaylorEvaluator<I> eh_;  // kink-hull mode, for hull steps
+    std::vector<ReluNode> relus_;
+    std::vector<int> side_;          // per relu: sign of its argument over the last smooth step (0: unknown)
+    bool in_stretch_ = false;
+    std::vector<Straddle> straddle_;
+    std::vector<SwitchEvent<I>> events_;
+    double next_hull_h_ = 0;
     I zero_, one_, t_;
     double tol_;
     Vec<I> c_, R0_, R_;
@@ -189,8 +450,8 @@ private:
     }
 
     Outcome fail(Status s, std::string reason, const Vec<I>& X, Result<I>& res) {
-        res.offending_set = X;
-        return {s, std::move(reason)};
+        res.offending_set = to_std<I>(X);
+        return {s, std::move(reason) + " at t = " + fmt(mid(t_))};
     }
 
     // Step size from the last two Taylor terms at the centre, as in CAPD's last-terms step
@@ -225,7 +486,7 @@ private:
         const I Hp1 = pow(H, p + 1);
         bool verified = false;
         for (int it = 0; it < 4 && !verified; ++it) {
-            auto r = opt_.c1 ? ey_.compute_c1(Y, p + 1) : ey_.compute(Y, p + 1);
+            auto r = opt_.c1 ? ey_.compute_c1(span<I>(Y), p + 1) : ey_.compute(span<I>(Y), p + 1);
             if (!r.ok()) return {from_eval(r.status), "over the a priori enclosure: " + r.reason};
             verified = true;
             for (int i = 0; i < n; ++i) {
@@ -240,7 +501,7 @@ private:
         }
         if (!verified)
             return {Status::no_a_priori_enclosure,
-                    "the high-order enclosure test failed for h = " + std::to_string(upper(hI))};
+                    "the high-order enclosure test failed for h = " + fmt(upper(hI))};
         // 3. Lagrange remainder h^{p+1} x_{p+1}(x(xi)), x(xi) in Y.
         const I hp1 = pow(hI, p + 1);
         Vec<I> rem(n);
@@ -249,9 +510,9 @@ private:
             if (!is_bounded(rem[i])) return {Status::non_finite, "the remainder is not finite"};
             const double allowed = opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i]));
             if (!(mag(rem[i]) <= allowed))
-                return {Status::remainder_too_wide, "the Lagrange remainder of variable " + std::to_string(i) + " is " +
-                                                        std::to_string(mag(rem[i])) + " > " + std::to_string(allowed) +
-                                                        " at h = " + std::to_string(upper(hI))};
+                return {Status::remainder_too_wide, "the Lagrange remainder of " + names_[i] + " is " +
+                                                        fmt(mag(rem[i])) + " > " + fmt(allowed) + " at h = " +
+                                                        fmt(upper(hI))};
         }
         // 4. Taylor polynomial at the centre and its Jacobian over X (Horner in h). With q < p:
         //    T_p(x0) - T_p(c) = [T_q(x0) - T_q(c)] + sum_{k>q} h^k (x_k(x0) - x_k(c)), the first by
@@ -281,7 +542,7 @@ private:
         }
         if (use_dd_ && !dd_done && q == p) {  // a guard failed: interval coefficients after all
             use_dd_ = false;
-            auto r = ec_.compute(c_, p_);
+            auto r = ec_.compute(span<I>(c_), p_);
             if (!r.ok()) return {from_eval(r.status), "at the centre of the set: " + r.reason};
         }
         for (int i = 0; i < n; ++i) {
@@ -297,11 +558,11 @@ private:
                 else y[i] += tail * hq1;
             }
             if (!dd_done) {
-                c_new[i] = detail::point_mid(y[i]);
+                c_new[i] = point_mid(y[i]);
                 z[i] = y[i] - c_new[i];
             }
         }
-        Mat<I> J(n, n, zero_);
+        Mat<I> J = Mat<I>::Constant(n, n, zero_);
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) {
                 I acc = ej.dcoeff(i, q, j);
@@ -311,31 +572,21 @@ private:
         // Lohner update of the doubleton c + C r0 + B r [Lohner 1987]:
         //   x(h) in c' + C' r0 + B' r',  c' = mid(y), C' = mid(J C),
         //   r' in (B'^{-1} J B) r + B'^{-1} ((y - c') + (J C - C') r0).
-        const Mat<I> JC = detail::mul(J, C_);
+        const Mat<I> JC = linalg::mul(J, C_);
         Mat<I> C_new = JC, dC = JC;
-        for (std::size_t e = 0; e < JC.a.size(); ++e) {
-            C_new.a[e] = detail::point_mid(JC.a[e]);
-            dC.a[e] = JC.a[e] - C_new.a[e];
+        for (Eigen::Index e = 0; e < JC.size(); ++e) {
+            C_new.data()[e] = point_mid(JC.data()[e]);
+            dC.data()[e] = JC.data()[e] - C_new.data()[e];
         }
-        const Mat<I> JB = detail::mul(J, B_);
-        std::vector<double> A(static_cast<std::size_t>(n) * n), weight(n, 0.0);
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) A[i * n + j] = mid(JB(i, j));
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int i = 0; i < n; ++i) s += A[i * n + j] * A[i * n + j];
-            weight[j] = std::sqrt(s) * width(R_[j]);
-        }
-        const std::vector<double> Qd = detail::householder_q(A, n, weight);
-        Mat<I> Q(n, n, zero_), Qinv;
-        for (std::size_t e = 0; e < Qd.size(); ++e) Q.a[e] = IntervalTraits<I>::exact(Qd[e], bits_);
-        if (!detail::orthogonal_inverse(Q, bits_, Qinv)) {
-            // Fall back to the identity basis (always valid, only less tight).
-            Q = detail::identity<I>(n, bits_);
-            Qinv = Q;
-        }
-        const Vec<I> err = detail::add(z, detail::mul(dC, R0_));
-        Vec<I> R_new = detail::add(detail::mul(detail::mul(Qinv, JB), R_), detail::mul(Qinv, err));
+        const Mat<I> JB = linalg::mul(J, B_);
+        const Eigen::MatrixXd A = linalg::mid(JB);
+        std::vector<double> weight(n, 0.0);
+        for (int j = 0; j < n; ++j) weight[j] = A.col(j).norm() * width(R_[j]);
+        Mat<I> Q, Qinv;
+        lohner_basis<I>(A, weight, bits_, Q, Qinv);
+        const Vec<I> err = z + linalg::mul(dC, R0_);
+        Vec<I> R_new = linalg::mul(linalg::mul(Qinv, JB), R_);
+        R_new += linalg::mul(Qinv, err);
         for (int i = 0; i < n; ++i)
             if (!is_bounded(R_new[i]) || !is_bounded(c_new[i])) return {Status::non_finite, "the new set is not finite"};
         // 5. C^1: Dphi_h in J + h^{p+1} Dx_{p+1}(Y) V(xi), |V(xi)_ij| <= ||V(xi)||_inf <= exp(|h| ||Df(Y)||_inf).
@@ -359,39 +610,31 @@ private:
             // Lohner form for the derivative [Zgliczynski 2002]: V = A + B E,
             //   J V = mid(J A) + [(J A - mid(J A)) + (J B) E],  B' = Q of mid(J B),
             //   E' = B'^{-1} (J A - mid(J A)) + (B'^{-1} J B) E.
-            const Mat<I> JA = detail::mul(Jfull, VA_);
+            const Mat<I> JA = linalg::mul(Jfull, VA_);
             Mat<I> A_new = JA, dA = JA;
-            for (std::size_t e = 0; e < JA.a.size(); ++e) {
-                A_new.a[e] = detail::point_mid(JA.a[e]);
-                dA.a[e] = JA.a[e] - A_new.a[e];
+            for (Eigen::Index e = 0; e < JA.size(); ++e) {
+                A_new.data()[e] = point_mid(JA.data()[e]);
+                dA.data()[e] = JA.data()[e] - A_new.data()[e];
             }
-            const Mat<I> JVB = detail::mul(Jfull, VB_);
-            std::vector<double> M(static_cast<std::size_t>(n) * n), wts(n, 0.0);
-            for (int i = 0; i < n; ++i)
-                for (int j = 0; j < n; ++j) M[i * n + j] = mid(JVB(i, j));
+            const Mat<I> JVB = linalg::mul(Jfull, VB_);
+            const Eigen::MatrixXd M = linalg::mid(JVB);
+            std::vector<double> wts(n, 0.0);
             for (int j = 0; j < n; ++j) {
-                double s2 = 0, we = 0;
-                for (int i = 0; i < n; ++i) s2 += M[i * n + j] * M[i * n + j];
+                double we = 0;
                 for (int m = 0; m < n; ++m) we = std::max(we, width(VE_(j, m)));
-                wts[j] = std::sqrt(s2) * we;
+                wts[j] = M.col(j).norm() * we;
             }
-            const std::vector<double> Qv = detail::householder_q(M, n, wts);
-            Mat<I> VQ(n, n, zero_), VQinv;
-            for (std::size_t e = 0; e < Qv.size(); ++e) VQ.a[e] = IntervalTraits<I>::exact(Qv[e], bits_);
-            if (!detail::orthogonal_inverse(VQ, bits_, VQinv)) {
-                VQ = detail::identity<I>(n, bits_);
-                VQinv = VQ;
-            }
-            Mat<I> E_new = detail::mul(detail::mul(VQinv, JVB), VE_);
-            const Mat<I> QdA = detail::mul(VQinv, dA);
-            for (std::size_t e = 0; e < E_new.a.size(); ++e) E_new.a[e] += QdA.a[e];
-            for (const auto& v : E_new.a)
-                if (!is_bounded(v)) return {Status::non_finite, "the derivative enclosure is not finite"};
+            Mat<I> VQ, VQinv;
+            lohner_basis<I>(M, wts, bits_, VQ, VQinv);
+            Mat<I> E_new = linalg::mul(linalg::mul(VQinv, JVB), VE_);
+            E_new += linalg::mul(VQinv, dA);
+            for (Eigen::Index e = 0; e < E_new.size(); ++e)
+                if (!is_bounded(E_new.data()[e])) return {Status::non_finite, "the derivative enclosure is not finite"};
             VA_ = std::move(A_new);
             VB_ = std::move(VQ);
             VE_ = std::move(E_new);
         }
-        if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, Z});
+        if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, to_std<I>(Z)});
         c_ = std::move(c_new);
         C_ = std::move(C_new);
         B_ = std::move(Q);
@@ -402,6 +645,12 @@ private:
 };
 
 }  // namespace
+
+// The run after the input checks (below integrate).
+template <Interval I>
+Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
+                          const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
+                          Result<I>& res);
 
 template <Interval I>
 Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
@@ -431,6 +680,19 @@ Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& para
     for (const auto& v : x0)
         if (!is_bounded(v)) return invalid("the initial set is unbounded");
 
+    try {
+        return run_integration(field, params, x0, t_end, output_times, options, bits, res);
+    } catch (const std::exception& e) {  // an arithmetic exception is a failure of the run, not a crash
+        res.status = Status::arithmetic_error;
+        res.reason = std::string("arithmetic failure during a step: ") + e.what();
+        return res;
+    }
+}
+
+template <Interval I>
+Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
+                          const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
+                          Result<I>& res) {
     Lohner<I> lohner(field, params, options, bits);
     lohner.init(x0);
     auto snapshot = [&](const Lohner<I>& at, const I& time) {
@@ -438,7 +700,9 @@ Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& para
         if (options.c1) s.derivative = at.derivative();
         return s;
     };
-    auto failed = [&](const Lohner<I>& at, const Outcome& o) {
+    auto failed = [&](Lohner<I> at, const Outcome& o) {
+        at.finish();
+        res.events = at.events();
         res.time = at.time();
         res.status = o.status;
         res.reason = o.reason;
@@ -460,7 +724,10 @@ Result<I> integrate(const taylor::VectorField& field, const std::vector<I>& para
             res.outputs.push_back(snapshot(branch, out));
         }
     }
-    if (Outcome o = lohner.advance_to(t_end, res); !o.ok()) return failed(lohner, o);
+    Outcome o = lohner.advance_to(t_end, res);
+    if (!o.ok()) return failed(lohner, o);
+    lohner.finish();
+    res.events = lohner.events();
     res.time = lohner.time();
     res.final_box = lohner.box();
     if (options.c1) res.final_derivative = lohner.derivative();

@@ -40,6 +40,8 @@ enum class Status {
     relu_kink,              // the set (or its a priori enclosure) straddles a relu kink
     domain_error,           // sqrt/log of a non-positive set, division by a set containing 0
     step_limit,             // max_steps reached before the final time
+    time_limit,             // max_seconds of wall time used before the final time
+    arithmetic_error,       // an arithmetic exception (overflow of an exponent, allocation, ...) in a step
     invalid_input,          // bad arguments (dimension mismatch, negative time, ...)
 };
 const char* to_string(Status s);
@@ -54,6 +56,7 @@ struct Options {
     double min_step = 1e-10;        // below this a failing step is reported as a failure
     double max_step = std::numeric_limits<double>::infinity();
     long max_steps = 10'000'000;
+    double max_seconds = std::numeric_limits<double>::infinity();  // wall-time budget of the run
     double remainder_factor = 1e3;  // accept a step when |remainder| <= factor * tolerance * max(1,|x|)
     bool record_tubes = false;      // keep one box per step enclosing x(t) for every t in the step
     bool c1 = false;                // also enclose D_x0 phi(t, x0)
@@ -72,6 +75,24 @@ struct TubePiece {
     std::vector<I> box;   // encloses x(t) for every t in [t0, t1] and every initial value
 };
 
+// A switching event of a relu kink (relu, abs, max, min in the formula): the kink's argument
+// g (a node of the field) reached 0 during [t0, t1].
+enum class EventKind {
+    crossing,  // certified transversal crossing: g has one sign at t0 and the other at t1 for every
+               // solution, and dg/dt has a fixed sign on the tube between, so each solution crosses
+               // g = 0 exactly once, at a time in [t0, t1]
+    contact,   // the set touched or stayed on the kink (Clarke hull steps), no crossing certified
+};
+const char* to_string(EventKind k);
+
+template <Interval I>
+struct SwitchEvent {
+    EventKind kind = EventKind::contact;
+    int argument = -1;  // node id of g
+    int direction = 0;  // +1: g from negative to positive, -1: the reverse, 0: none certified
+    I t0, t1;
+};
+
 template <Interval I>
 struct Result {
     Status status = Status::not_run;
@@ -83,6 +104,8 @@ struct Result {
     std::vector<I> final_derivative;    // with Options::c1
     std::vector<Snapshot<I>> outputs;   // at the requested output times
     std::vector<TubePiece<I>> tube;     // with Options::record_tubes
+    std::vector<SwitchEvent<I>> events; // kinks met, in time order
+    long hull_steps = 0;                // first-order steps through kinks
     std::vector<I> offending_set;   // on failure: the set at which the step failed
     bool ok() const { return status == Status::ok; }
 };
