@@ -373,7 +373,15 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     if constexpr (std::is_same_v<I, IntervalD>) check_double_range(q, parsed);
     // Backward time: x(t) for t < 0 is y(-t) with y' = -f(y) [the reversed field].
     const bool backward = exact_compare(q.time, "0") < 0;
-    const taylor::VectorField f = backward ? taylor::reversed(parsed) : parsed;
+    const taylor::VectorField fwd = backward ? taylor::reversed(parsed) : parsed;
+    // Interval parameters become states p' = 0, so the Lohner set carries their dependence.
+    std::vector<int> promoted;
+    for (const auto& [name, val] : q.params) {
+        const int j = fwd.parameter_index(name);
+        if (j < 0) throw BadInput("--param " + name + ": the formula has no parameter '" + name + "'");
+        if (val.lo != val.hi) promoted.push_back(j);
+    }
+    const taylor::VectorField f = promoted.empty() ? fwd : taylor::with_parameters_as_states(fwd, promoted);
     auto num = [&](const std::string& s) {
         const I x = IntervalTraits<I>::from_decimal(s, bits);
         return backward ? -x : x;
@@ -384,17 +392,21 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     };
     std::vector<I> params(f.parameter_count());
     std::vector<bool> set(f.parameter_count(), false);
+    std::vector<I> promoted_values(promoted.size());
     for (const auto& [name, val] : q.params) {
-        const int j = f.parameter_index(name);
-        if (j < 0) throw BadInput("--param " + name + ": the formula has no parameter '" + name + "'");
-        params[j] = value(val);
-        set[j] = true;
+        if (const int j = f.parameter_index(name); j >= 0) {
+            params[j] = value(val);
+            set[j] = true;
+        } else {
+            const int j0 = fwd.parameter_index(name);
+            promoted_values[std::find(promoted.begin(), promoted.end(), j0) - promoted.begin()] = value(val);
+        }
     }
     for (int j = 0; j < f.parameter_count(); ++j)
         if (!set[j]) throw BadInput("parameter '" + f.parameters()[j] + "' has no value (use --param " +
                                     f.parameters()[j] + "=VALUE)");
     const int tv = f.time_variable();
-    const int n_user = f.dimension() - (tv >= 0 ? 1 : 0);
+    const int n_user = parsed.dimension() - (tv >= 0 ? 1 : 0);
     if (static_cast<int>(q.init.size()) != n_user)
         throw BadInput("--init has " + std::to_string(q.init.size()) + " values but the formula has " +
                        std::to_string(n_user) + " variables");
@@ -403,6 +415,7 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     std::vector<I> x0;
     for (const auto& v : q.init) x0.push_back(value(v) + ball);
     if (tv >= 0) x0.insert(x0.begin() + tv, IntervalTraits<I>::from_integer(0, bits));  // t(0) = 0
+    for (const auto& v : promoted_values) x0.push_back(v);
     const I T = num(q.time);
     std::vector<I> outs;
     for (const auto& s : q.output_times) outs.push_back(num(s));
@@ -415,10 +428,11 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     if (res.status == Status::invalid_input) throw BadInput(res.reason);
 
     Run<I> run;
-    run.field = &parsed;
+    run.field = &f;  // the integrated field: its first states and its nodes are the ones reported
     run.result = &res;
     run.backward = backward;
     run.time_variable = tv;
+    run.shown_states = parsed.dimension();
     run.bits = bits;
     run.order = q.order;
     run.time_text = q.time;

@@ -58,7 +58,7 @@ template <Interval I> int digits_of(long bits) {
 // The user's variables (the time variable hidden) and their indices in the state.
 template <Interval I> std::vector<int> shown(const Run<I>& run) {
     std::vector<int> v;
-    for (int i = 0; i < run.field->dimension(); ++i)
+    for (int i = 0; i < run.shown_states; ++i)
         if (i != run.time_variable) v.push_back(i);
     return v;
 }

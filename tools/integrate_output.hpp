@@ -23,10 +23,11 @@ struct OutputError : std::runtime_error {
 // One finished `flowcert integrate` run, as the writers need it.
 template <Interval I>
 struct Run {
-    const taylor::VectorField* field = nullptr;  // as the user wrote it (not reversed)
+    const taylor::VectorField* field = nullptr;  // as integrated (reversed backward; interval parameters as states)
     const ode::Result<I>* result = nullptr;      // in the integration time s (s = -t when backward)
     bool backward = false;
     int time_variable = -1;  // the state variable that is time (hidden in the output), or -1
+    int shown_states = 0;    // states from this index on are interval parameters (p' = 0), hidden
     long bits = 53;
     int order = 20;
     std::string formula, time_text;

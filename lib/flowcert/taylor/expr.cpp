@@ -201,19 +201,58 @@ Expr cos(Expr a) { return a.field()->unary(Op::Cos, a); }
 Expr relu(Expr a) { return a.field()->unary(Op::Relu, a); }
 Expr atan(Expr a) { return a.field()->unary(Op::Atan, a); }
 
-VectorField reversed(const VectorField& f) {
-    VectorField g(f.variables(), f.parameters());
+namespace {
+// Copies f's DAG into g with variable i -> vars[i] and parameter j -> pars[j].
+std::vector<Expr> copy_dag(const VectorField& f, VectorField& g, const std::vector<Expr>& vars,
+                           const std::vector<Expr>& pars) {
     std::vector<Expr> img;
     img.reserve(f.nodes().size());
     for (const Node& nd : f.nodes()) {
         switch (nd.op) {
-            case Op::Var: img.push_back(g.var(nd.index)); break;
-            case Op::Param: img.push_back(g.par(nd.index)); break;
+            case Op::Var: img.push_back(vars[nd.index]); break;
+            case Op::Param: img.push_back(pars[nd.index]); break;
             case Op::Const: img.push_back(g.constant(f.constants()[nd.index])); break;
             case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: img.push_back(g.binary(nd.op, img[nd.a], img[nd.b])); break;
             default: img.push_back(g.unary(nd.op, img[nd.a])); break;
         }
     }
+    return img;
+}
+}  // namespace
+
+VectorField with_parameters_as_states(const VectorField& f, const std::vector<int>& which) {
+    std::vector<std::string> vars = f.variables(), pars;
+    std::vector<int> new_index(f.parameter_count(), -1);
+    for (int j : which) {
+        if (j < 0 || j >= f.parameter_count()) throw std::invalid_argument("parameter index out of range");
+        new_index[j] = static_cast<int>(vars.size());
+        vars.push_back(f.parameters()[j]);
+    }
+    std::vector<int> kept(f.parameter_count(), -1);
+    for (int j = 0; j < f.parameter_count(); ++j)
+        if (new_index[j] < 0) {
+            kept[j] = static_cast<int>(pars.size());
+            pars.push_back(f.parameters()[j]);
+        }
+    VectorField g(vars, pars);
+    std::vector<Expr> v, p;
+    for (int i = 0; i < f.dimension(); ++i) v.push_back(g.var(i));
+    for (int j = 0; j < f.parameter_count(); ++j) p.push_back(new_index[j] >= 0 ? g.var(new_index[j]) : g.par(kept[j]));
+    const auto img = copy_dag(f, g, v, p);
+    std::vector<Expr> rhs;
+    for (int o : f.outputs()) rhs.push_back(img[o]);
+    for (std::size_t k = 0; k < which.size(); ++k) rhs.push_back(g.constant(0));
+    g.set_rhs(rhs);
+    g.set_time_variable(f.time_variable());
+    return g;
+}
+
+VectorField reversed(const VectorField& f) {
+    VectorField g(f.variables(), f.parameters());
+    std::vector<Expr> v, p;
+    for (int i = 0; i < f.dimension(); ++i) v.push_back(g.var(i));
+    for (int j = 0; j < f.parameter_count(); ++j) p.push_back(g.par(j));
+    const auto img = copy_dag(f, g, v, p);
     std::vector<Expr> rhs;
     for (int o : f.outputs()) rhs.push_back(-img[o]);
     g.set_rhs(rhs);

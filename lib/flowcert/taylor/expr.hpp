@@ -99,6 +99,12 @@ private:
 // variable keeps its role (t' = -1 in the reversed field).
 VectorField reversed(const VectorField& f);
 
+// The field with the parameters `which` (indices) turned into state variables p' = 0, appended
+// after the variables in the order given (the remaining parameters keep their order). With an
+// interval parameter this lets a Lohner method track the dependence of x on p instead of
+// re-adding the parameter's width at every step.
+VectorField with_parameters_as_states(const VectorField& f, const std::vector<int>& which);
+
 Expr operator+(Expr a, Expr b);
 Expr operator-(Expr a, Expr b);
 Expr operator*(Expr a, Expr b);
