@@ -98,6 +98,7 @@ inline bool strictly_inside(const IntervalMp& z, const IntervalMp& y) {
 struct Outcome {
     Status status = Status::ok;
     std::string reason;
+    double shrink = 0.5;  // on a failure: the factor to shorten the step by
     bool ok() const { return status == Status::ok; }
 };
 
@@ -206,7 +207,8 @@ public:
                 if (Outcome o = hull_steps(stop, X, res); !o.ok() || !possibly_positive(stop - t_)) return o;
                 continue;
             }
-            double h = std::min(estimate_step(), opt_.max_step);
+            double h = std::min(safety_ * estimate_step(), opt_.max_step);
+            bool first_try = true;
             while (true) {
                 if constexpr (std::is_same_v<I, IntervalD>) {
                     // Keep the time a point when it is one: take h' = fl(t + h) - t (exact when
@@ -225,10 +227,17 @@ public:
                 if (o.ok()) {
                     accept(hI, last, stop, res);
                     note_smooth_step();
+                    // the predictor's safety factor recovers slowly after a rejection
+                    if (first_try && !last) safety_ = std::min(1.0, safety_ * 1.02);
                     if (last) return {};
                     break;
                 }
-                h = (last ? upper(remaining) : h) * 0.5;
+                ++res.rejected_steps;
+                first_try = false;
+                // a remainder too wide by a factor q needs h shorter by about q^(1/(p+1)) (it scales
+                // as h^(p+1)); the next predictions are shortened as well
+                h = (last ? upper(remaining) : h) * o.shrink;
+                if (o.status == Status::remainder_too_wide) safety_ = std::max(0.05, safety_ * o.shrink);
                 if (o.status == Status::relu_kink && !opt_.c1 && h < hull_h(X)) {
                     // the step cannot end before the kink at any size worth taking: through it
                     if (Outcome k = hull_steps(stop, X, res); !k.ok()) return k;
@@ -434,6 +443,7 @@ private:
     std::vector<Straddle> straddle_;
     std::vector<SwitchEvent<I>> events_;
     double next_hull_h_ = 0;
+    double safety_ = 1;  // the step predictor's factor, lowered by rejections (non-rigorous: it only chooses h)
     I zero_, one_, t_;
     double tol_;
     Vec<I> c_, R0_, R_;
@@ -505,14 +515,25 @@ private:
         // 3. Lagrange remainder h^{p+1} x_{p+1}(x(xi)), x(xi) in Y.
         const I hp1 = pow(hI, p + 1);
         Vec<I> rem(n);
+        double worst = 0;  // the largest ratio remainder / allowed
+        int worst_i = 0;
         for (int i = 0; i < n; ++i) {
             rem[i] = hp1 * ey_.coeff(i, p + 1);
             if (!is_bounded(rem[i])) return {Status::non_finite, "the remainder is not finite"};
-            const double allowed = opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i]));
-            if (!(mag(rem[i]) <= allowed))
-                return {Status::remainder_too_wide, "the Lagrange remainder of " + names_[i] + " is " +
-                                                        fmt(mag(rem[i])) + " > " + fmt(allowed) + " at h = " +
-                                                        fmt(upper(hI))};
+            const double q = mag(rem[i]) / (opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i])));
+            if (!(q <= worst)) {
+                worst = std::isfinite(q) ? q : 1e300;
+                worst_i = i;
+            }
+        }
+        if (worst > 1) {
+            const double allowed = opt_.remainder_factor * tol_ * std::max(1.0, mag(X[worst_i]));
+            // it scales as h^{p+1} (the a priori set shrinks too, so this is a safe guess)
+            const double shrink = std::clamp(0.9 * std::pow(worst, -1.0 / (p + 1)), 0.1, 0.9);
+            return {Status::remainder_too_wide,
+                    "the Lagrange remainder of " + names_[worst_i] + " is " + fmt(mag(rem[worst_i])) + " > " +
+                        fmt(allowed) + " at h = " + fmt(upper(hI)),
+                    shrink};
         }
         // 4. Taylor polynomial at the centre and its Jacobian over X (Horner in h). With q < p:
         //    T_p(x0) - T_p(c) = [T_q(x0) - T_q(c)] + sum_{k>q} h^k (x_k(x0) - x_k(c)), the first by

@@ -99,6 +99,7 @@ struct Result {
     std::string reason = "not run";
     I time;                         // time reached (the final time on success)
     long steps = 0;
+    long rejected_steps = 0;  // step attempts that failed validation (the step was then shortened)
     double min_step = 0, max_step = 0;  // step sizes taken
     std::vector<I> final_box;       // enclosure at `time`
     std::vector<I> final_derivative;    // with Options::c1
