@@ -208,6 +208,9 @@ public:
                 continue;
             }
             double h = std::min(safety_ * estimate_step(), opt_.max_step);
+            // right after hull steps the set is still close to the kink: a smooth step of a few
+            // hull steps' length is tried first, not a full-length one halved down to it
+            if (in_stretch_) h = std::min(h, 16 * next_hull_h_);
             bool first_try = true;
             while (true) {
                 if constexpr (std::is_same_v<I, IntervalD>) {
