@@ -14,7 +14,10 @@
 //  5. C^1: Dphi_h in DT_p([X],h) + h^{p+1} D x_{p+1}(Y) V(Y), |V| <= exp(h ||Df(Y)||) by Gronwall,
 //     composed along the steps in the Lohner form V = A + B E [Zgliczynski 2002];
 //  6. step size from the last Taylor terms at the centre (heuristic, non-rigorous: it only
-//     chooses h; every accepted step is validated), halved when validation fails.
+//     chooses h; every accepted step is validated), shortened by the remainder's excess when
+//     validation fails;
+//  7. kinks (relu nodes): first-order hull steps through them, with switching events
+//     (certified transversal crossings or contacts; docs/integrator.md, "Kinks").
 // Failure is a value: Result::status names the reason, with the time and the offending set.
 #pragma once
 
