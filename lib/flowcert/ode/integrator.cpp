@@ -161,12 +161,7 @@ public:
         while (true) {
             const I remaining = stop - t_;
             if (!possibly_positive(remaining)) return {};  // already there (stop == t)
-            if (res.steps >= opt_.max_steps)
-                return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
-                                                " steps) was used up at t = " + fmt(mid(t_))};
-            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > opt_.max_seconds)
-                return {Status::time_limit, "the wall-time budget (" + fmt(opt_.max_seconds) +
-                                                " s) was used up at t = " + fmt(mid(t_))};
+            if (Outcome b = budget(res); !b.ok()) return b;
             const Vec<I> X = box_vec();
             // 1. Taylor coefficients at the centre (C^0) and over the box (C^1). IntervalD: at the
             //    centre in double-double with a rigorous radius when the field is polynomial.
@@ -213,15 +208,7 @@ public:
             if (in_stretch_) h = std::min(h, 16 * next_hull_h_);
             bool first_try = true;
             while (true) {
-                if constexpr (std::is_same_v<I, IntervalD>) {
-                    // Keep the time a point when it is one: take h' = fl(t + h) - t (exact when
-                    // h <= t, Sterbenz), so t + h' is a double. Otherwise the time enclosure would
-                    // gain an ulp per step. (h only chooses the step; the step is validated with h'.)
-                    if (t_.lower() == t_.upper()) {
-                        const double h2 = (t_.lower() + h) - t_.lower();
-                        if (h2 > 0 && std::isfinite(h2)) h = h2;
-                    }
-                }
+                h = keep_time_a_point(h);
                 // the last step takes the whole remaining interval (a point, or an enclosure of the
                 // exact stop time); an intermediate step must end certainly before the stop
                 const bool last = !(lower(remaining) > h);
@@ -268,6 +255,49 @@ private:
         I t0, t1;       // the span of the hull steps where its argument straddled 0
         int slope = 0;  // the certain sign of d/dt argument over all of them (0: not certain)
     };
+
+    // The a priori enclosure iteration: `image` computes Z from Y; verified when Z lies strictly
+    // inside Y; otherwise Y grows to hull(Y, Z), inflated by 4 times the previous inflation.
+    template <class Image>
+    Outcome enclose(Vec<I>& Y, const Vec<I>& Z, std::vector<double>& eps, int iterations, bool& verified, Image image) {
+        verified = false;
+        for (int it = 0; it < iterations && !verified; ++it) {
+            if (Outcome o = image(); !o.ok()) return o;
+            verified = true;
+            for (int i = 0; i < n_; ++i)
+                if (!strictly_inside(Z[i], Y[i])) verified = false;
+            if (!verified)
+                for (int i = 0; i < n_; ++i) {
+                    eps[i] *= 4;
+                    Y[i] = inflate(hull(Y[i], Z[i]), eps[i]);
+                }
+        }
+        return {};
+    }
+
+    // The step and wall-time budgets (Options::max_steps, max_seconds).
+    Outcome budget(const Result<I>& res) const {
+        if (res.steps >= opt_.max_steps)
+            return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
+                                            " steps) was used up at t = " + fmt(mid(t_))};
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > opt_.max_seconds)
+            return {Status::time_limit, "the wall-time budget (" + fmt(opt_.max_seconds) +
+                                            " s) was used up at t = " + fmt(mid(t_))};
+        return {};
+    }
+
+    // Keeps the time a point when it is one (IntervalD): h' = fl(t + h) - t is exact when h <= t
+    // (Sterbenz), so t + h' is a double; otherwise the time enclosure would gain an ulp per step.
+    // (h only chooses the step; the step is validated with h'.)
+    double keep_time_a_point(double h) const {
+        if constexpr (std::is_same_v<I, IntervalD>) {
+            if (t_.lower() == t_.upper()) {
+                const double h2 = (t_.lower() + h) - t_.lower();
+                if (h2 > 0 && std::isfinite(h2)) return h2;
+            }
+        }
+        return h;
+    }
 
     void accept(const I& hI, bool last, const I& stop, Result<I>& res) {
         const double taken = upper(hI);
@@ -327,15 +357,8 @@ private:
         while (true) {
             const I remaining = stop - t_;
             if (!possibly_positive(remaining)) return {};
-            if (res.steps >= opt_.max_steps)
-                return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
-                                                " steps) was used up at t = " + fmt(mid(t_))};
-            if constexpr (std::is_same_v<I, IntervalD>) {
-                if (t_.lower() == t_.upper()) {
-                    const double h2 = (t_.lower() + h) - t_.lower();
-                    if (h2 > 0 && std::isfinite(h2)) h = h2;
-                }
-            }
+            if (Outcome b = budget(res); !b.ok()) return b;
+            h = keep_time_a_point(h);
             const bool last = !(lower(remaining) > h);
             const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
             Outcome o = hull_step(hI, X, res);
@@ -377,21 +400,16 @@ private:
             Y[i] = inflate(Z[i], eps[i]);
         }
         bool verified = false;
-        for (int it = 0; it < 6 && !verified; ++it) {
-            r = eh_.compute(span<I>(Y), 2);  // order 2: the nodes' d/dt (coefficient 1) too
-            if (!r.ok()) return {from_eval(r.status), "a hull step over its a priori enclosure: " + r.reason};
-            verified = true;
+        const Outcome image = enclose(Y, Z, eps, 6, verified, [&]() -> Outcome {
+            auto e = eh_.compute(span<I>(Y), 2);  // order 2: the nodes' d/dt (coefficient 1) too
+            if (!e.ok()) return {from_eval(e.status), "a hull step over its a priori enclosure: " + e.reason};
             for (int i = 0; i < n; ++i) {
                 F[i] = eh_.coeff(i, 1);
                 Z[i] = X[i] + H * F[i];
-                if (!strictly_inside(Z[i], Y[i])) verified = false;
             }
-            if (!verified)
-                for (int i = 0; i < n; ++i) {
-                    eps[i] *= 4;
-                    Y[i] = inflate(hull(Y[i], Z[i]), eps[i]);
-                }
-        }
+            return {};
+        });
+        if (!image.ok()) return image;
         if (!verified)
             return {Status::no_a_priori_enclosure, "the hull step's enclosure test failed for h = " + fmt(upper(hI))};
         // the step adds h * width(f(Y)); allowed: the error allowance, or 5 % of the set's width
@@ -498,20 +516,13 @@ private:
         }
         const I Hp1 = pow(H, p + 1);
         bool verified = false;
-        for (int it = 0; it < 4 && !verified; ++it) {
-            auto r = opt_.c1 ? ey_.compute_c1(span<I>(Y), p + 1) : ey_.compute(span<I>(Y), p + 1);
-            if (!r.ok()) return {from_eval(r.status), "over the a priori enclosure: " + r.reason};
-            verified = true;
-            for (int i = 0; i < n; ++i) {
-                Z[i] = Y0[i] + Hp1 * ey_.coeff(i, p + 1);
-                if (!strictly_inside(Z[i], Y[i])) verified = false;
-            }
-            if (!verified)
-                for (int i = 0; i < n; ++i) {
-                    eps[i] *= 4;
-                    Y[i] = inflate(hull(Y[i], Z[i]), eps[i]);
-                }
-        }
+        const Outcome image = enclose(Y, Z, eps, 4, verified, [&]() -> Outcome {
+            auto e = opt_.c1 ? ey_.compute_c1(span<I>(Y), p + 1) : ey_.compute(span<I>(Y), p + 1);
+            if (!e.ok()) return {from_eval(e.status), "over the a priori enclosure: " + e.reason};
+            for (int i = 0; i < n; ++i) Z[i] = Y0[i] + Hp1 * ey_.coeff(i, p + 1);
+            return {};
+        });
+        if (!image.ok()) return image;
         if (!verified)
             return {Status::no_a_priori_enclosure,
                     "the high-order enclosure test failed for h = " + fmt(upper(hI))};
