@@ -357,6 +357,7 @@ template <Interval I>
 void check_constant_domain(const taylor::VectorField& f, const std::vector<I>& params, const std::vector<I>& x0,
                            long bits) {
     taylor::TaylorEvaluator<I> ev(f, params, bits);
+    ev.set_kink_hull(true);  // a kink at the initial set must not stop the evaluation before a division
     std::vector<I> out(x0.size());
     const taylor::EvalResult r = ev.evaluate(x0, out);
     if (r.status != taylor::EvalStatus::domain_error || r.node < 0) return;

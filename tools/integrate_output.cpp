@@ -124,7 +124,7 @@ template <Interval I> std::string json_result(const Run<I>& run) {
         const I lo = run.backward ? b : a, hi = run.backward ? a : b;
         ev.push_back({{"kind", ode::to_string(e.kind)},
                       {"expression", run.field->to_text(e.argument)},
-                      {"direction", e.direction},
+                      {"direction", run.backward ? -e.direction : e.direction},
                       {"time", {{"lo", lower_string(lo, d)}, {"hi", upper_string(hi, d)}}}});
     }
     j["events"] = ev;
@@ -144,8 +144,9 @@ template <Interval I> std::string text_result(const Run<I>& run) {
     s << "steps: " << res.steps << "\n";
     for (const auto& e : res.events) {
         const I a = user_time(run, e.t0), b = user_time(run, e.t1);
+        const int dir = run.backward ? -e.direction : e.direction;  // in the user's time
         s << "event: " << ode::to_string(e.kind) << " of " << run.field->to_text(e.argument) << " = 0"
-          << (e.direction > 0 ? " (upward)" : e.direction < 0 ? " (downward)" : "") << " for t in ["
+          << (dir > 0 ? " (upward)" : dir < 0 ? " (downward)" : "") << " for t in ["
           << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "]\n";
     }
     for (std::size_t k = 0; k < res.outputs.size(); ++k) {

@@ -354,3 +354,23 @@ TEST_CASE("--help lists the defaults and the functions; messages name variables,
     CHECK(p.exit_code == 0);
     CHECK(p.err.find("cannot tighten") != std::string::npos);
 }
+
+TEST_CASE("a kink crossed backward in time is reported in the user's time and direction") {
+    // x' = 1 - relu(x) from x(0) = 1/2, back to t = -2: x(t) = 1 - e^-t / 2 for x > 0 is 0 at
+    // t = -ln 2; before that x = t + ln 2 < 0. In the user's time x crosses 0 upward at -ln 2.
+    auto r = integrate_cli({"--formula", "var:x; fun:1 - relu(x);", "--init", "0.5", "--time", "-2", "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["events"].size() == 1);
+    const auto& e = j["events"][0];
+    CHECK(e["kind"] == "crossing");
+    CHECK(e["direction"] == 1);
+    const Precision P(200);
+    const IntervalMp ln2 = log(IntervalMp::from_integer(2, P));
+    CHECK(certainly_less(IntervalMp::from_decimal(e["time"]["lo"].get<std::string>(), P), -ln2));
+    CHECK(certainly_less(-ln2, IntervalMp::from_decimal(e["time"]["hi"].get<std::string>(), P)));
+    const IntervalMp x_ref = IntervalMp::from_integer(-2, P) + ln2;
+    CHECK(certainly_less(IntervalMp::from_decimal(j["final"][0]["lo"].get<std::string>(), P), x_ref));
+    CHECK(certainly_less(x_ref, IntervalMp::from_decimal(j["final"][0]["hi"].get<std::string>(), P)));
+}
