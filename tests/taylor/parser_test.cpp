@@ -136,3 +136,30 @@ TEST_CASE("atan's Taylor recurrence and its derivative match the closed form") {
     CHECK(encloses(ev.dcoeff(1, 2, 0), a2 / 2));
     CHECK(encloses(ev.dcoeff(1, 3, 0), a3 / 6));
 }
+
+TEST_CASE("a 100-neuron gradient flow in a few lines: arrays, loops, a shared residual, nodes linear in m") {
+    // f = sum_j a_j tanh(w_j x), loss (f - y)^2 / 2: a_i' = -(f - y) tanh(w_i x),
+    // w_i' = -(f - y) a_i (1 - tanh(w_i x)^2) x
+    const char* flow =
+        "var:a[100], w[100]; par:x, y;"
+        "fun:[i=0..99] -(sum(j=0..99, a[j]*tanh(w[j]*x)) - y)*tanh(w[i]*x),"
+        "    [i=0..99] -(sum(j=0..99, a[j]*tanh(w[j]*x)) - y)*a[i]*(1 - tanh(w[i]*x)^2)*x;";
+    auto r = parse_formula(flow);
+    INFO(r.message(flow));
+    REQUIRE(r.ok());
+    REQUIRE(r.field->dimension() == 200);
+    CHECK(r.field->nodes().size() < 20 * 100);  // the residual and each tanh(w_i x) built once
+    std::vector<IntervalD> x0(200), out(200);
+    for (int i = 0; i < 100; ++i) {
+        x0[i] = IntervalD::exact(0.01 * (i % 7 - 3));
+        x0[100 + i] = IntervalD::exact(0.02 * (i % 5 - 2));
+    }
+    TaylorEvaluator<IntervalD> ev(*r.field, {IntervalD(1), IntervalD::from_decimal("0.5")});
+    REQUIRE(ev.evaluate(x0, out).ok());
+    double f = 0;
+    for (int j = 0; j < 100; ++j) f += x0[j].lower() * std::tanh(x0[100 + j].lower());
+    const double res = f - 0.5;
+    CHECK(encloses(out[3], -res * std::tanh(x0[103].lower()), 1e-12));
+    const double t = std::tanh(x0[117].lower());
+    CHECK(encloses(out[117], -res * x0[17].lower() * (1 - t * t), 1e-12));
+}
