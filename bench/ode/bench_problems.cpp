@@ -7,7 +7,7 @@
 // measured against the enclosure (max |x_odeint - mid|; the true error is within width/2 of it)
 // and width / odeint error.
 //
-// Run: build/bench/ode/bench_problems [repetitions, default 7]
+// Run: build/bench/ode/bench_problems [repetitions, default 7] [tolerance, default 2^-53/100]
 // odeint first: its unqualified pow must not see Boost.Interval's (pulled in by flowcert)
 #include <boost/numeric/odeint.hpp>
 
@@ -98,6 +98,7 @@ std::vector<Problem> problems() {
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
+    const double tolerance = argc > 2 ? std::atof(argv[2]) : 0;  // 0: the integrator's default
     namespace odeint = boost::numeric::odeint;
     std::printf("%-52s %9s %9s %7s %6s %6s %10s %10s %9s %6s\n", "problem", "rig ms", "odeint ms", "ratio", "steps",
                 "rej", "width", "odeint err", "w/err", "nodes");
@@ -112,7 +113,8 @@ int main(int argc, char** argv) {
         for (const auto& v : p.params) params.push_back(IntervalD::from_decimal(v));
         const IntervalD rad = IntervalD::from_decimal(p.radius);
         for (const auto& v : p.init) x0.push_back(IntervalD::from_decimal(v) + flowcert::hull(-rad, rad));
-        ode::Options opt;  // order 20, default tolerance
+        ode::Options opt;  // order 20
+        opt.tolerance = tolerance;
         ode::Result<IntervalD> res;
         std::vector<double> rig, nr;
         for (int k = 0; k < reps; ++k) {
