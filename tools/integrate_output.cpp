@@ -327,11 +327,34 @@ template <Interval I> std::string report_markdown(const Run<I>& run) {
 }
 
 template <Interval I> std::string report_html(const Run<I>& run) {
+    const auto& res = *run.result;
+    const int d = digits_of<I>(run.bits);
     std::ostringstream s;
     s << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>flowcert integrate</title>\n"
       << "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:2px 6px}code{background:#eee}</style></head><body>\n"
-      << "<h1>flowcert integrate</h1>\n<pre>" << esc(summary_markdown(run)) << "</pre>\n";
+      << "<h1>flowcert integrate</h1>\n<ul><li>formula: <code>" << esc(run.formula) << "</code></li><li>final time: "
+      << esc(run.time_text) << (run.backward ? " (backward)" : "") << "</li><li>status: <b>" << esc(status_text(run))
+      << "</b>" << (res.ok() ? "" : ": " + esc(reason_text(run))) << "</li><li>steps: " << res.steps << ", precision "
+      << run.bits << " bits, " << fmt_g(run.wall_seconds) << " s</li></ul>\n";
+    s << "<table><tr><th>variable</th><th>enclosure at the " << (res.ok() ? "final" : "last")
+      << " time</th><th>width</th></tr>\n";
+    for (int i : shown(run))
+        s << "<tr><td>" << esc(run.field->variables()[i]) << "</td><td><code>" << esc(to_string(res.final_box[i], d))
+          << "</code></td><td>" << fmt_g(width(res.final_box[i])) << "</td></tr>\n";
+    s << "</table>\n";
+    if (!res.events.empty()) {
+        s << "<h2>switching events</h2>\n<table><tr><th>kind</th><th>expression</th><th>time enclosure</th></tr>\n";
+        for (const auto& e : res.events) {
+            const I a = user_time(run, e.t0), b = user_time(run, e.t1);
+            s << "<tr><td>" << ode::to_string(e.kind) << "</td><td><code>" << esc(run.field->to_text(e.argument))
+              << " = 0</code></td><td>[" << fmt_g(lower(run.backward ? b : a)) << ", "
+              << fmt_g(upper(run.backward ? a : b)) << "]</td></tr>\n";
+        }
+        s << "</table>\n";
+    }
+    s << "<p>Each rectangle of a plot is one step enclosure: for every t in its time span and every initial value, "
+         "x(t) lies in it.</p>\n";
     for (const auto& [name, svgtext] : plots(run)) s << "<h2>" << esc(name) << "</h2>\n" << svgtext;
     s << "</body></html>\n";
     return s.str();

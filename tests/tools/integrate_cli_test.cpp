@@ -228,7 +228,7 @@ TEST_CASE("backward integration and the time variable against closed forms") {
     CHECK(nlohmann::json::parse(t.out)["variables"].size() == 1);
 }
 
-TEST_CASE("--tube writes every step enclosure with exact hex-float endpoints that enclose the solution") {
+TEST_CASE("the tube option writes every step enclosure with exact hex-float endpoints that enclose the solution") {
     const std::string csv = "/tmp/flowcert_integrate_tube_test.csv", js = "/tmp/flowcert_integrate_tube_test.json";
     for (const auto& file : {csv, js}) {
         auto r = integrate_cli({"--formula", "var:x,y; fun:-y, x;", "--init", "1,0", "--time", "3", "--tube", file});
@@ -265,7 +265,7 @@ TEST_CASE("--tube writes every step enclosure with exact hex-float endpoints tha
     std::remove(js.c_str());
 }
 
-TEST_CASE("--report writes an HTML page and a Markdown file with a tube plot per component and a phase plot") {
+TEST_CASE("the report option writes an HTML page and a Markdown file with a tube plot per component and a phase plot") {
     const std::string html = "/tmp/flowcert_integrate_report_test.html", md = "/tmp/flowcert_integrate_report_test.md";
     for (const auto& file : {html, md}) {
         auto r = integrate_cli({"--formula", "var:x,v; fun:v, -4*relu(x) + relu(-x);", "--init", "0.5,0", "--time", "10",
@@ -338,7 +338,7 @@ TEST_CASE("the case file takes every option, numbers as strings, and names file:
     std::remove(path.c_str());
 }
 
-TEST_CASE("--help lists the defaults and the functions; messages name variables, not node numbers") {
+TEST_CASE("help lists the defaults and the functions; messages name variables, not node numbers") {
     auto h = integrate_cli({"--help"});
     CHECK(h.exit_code == 0);
     for (const char* w : {"(default 20)", "(default 53)", "(default 1000000)", "tanh", "sigmoid", "atan", "abs", "pi",
