@@ -232,7 +232,7 @@ struct Rects {
     std::vector<std::array<double, 4>> r;
 };
 std::string svg(const Rects& p) {
-    const double W = 640, H = 360, L = 70, R = 20, T = 30, B = 50;
+    const double W = 660, H = 360, L = 90, R = 20, T = 30, B = 50;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (const auto& q : p.r)
         if (std::isfinite(q[0] + q[1] + q[2] + q[3])) {

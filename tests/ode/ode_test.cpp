@@ -227,7 +227,15 @@ TEST_CASE("output times and tube pieces enclose the rotation at those times and 
     REQUIRE(res.outputs.size() == 2);
     REQUIRE(encloses(res.outputs[0].box[0], cos(R(1))));
     REQUIRE(encloses(res.outputs[1].box[1], sin(Rd("2.5"))));
-    REQUIRE(res.tube.size() == static_cast<std::size_t>(res.steps));
+    REQUIRE(res.tube.size() == static_cast<std::size_t>(res.steps * opt.tube_pieces));
+    // the pieces (Taylor polynomial over each eighth of a step) are far narrower than one box a step
+    Options whole = opt;
+    whole.tube_pieces = 1;
+    auto coarse = run<IntervalD>(f, {}, {IntervalD(1), IntervalD(0)}, IntervalD(3), whole, 53, {});
+    double w8 = 0, w1 = 0;
+    for (const auto& piece : res.tube) w8 = std::max(w8, width(piece.box[0]));
+    for (const auto& piece : coarse.tube) w1 = std::max(w1, width(piece.box[0]));
+    REQUIRE(w8 < 0.5 * w1);
     for (const auto& piece : res.tube)
         for (int q = 0; q <= 4; ++q) {  // sample times across the step
             const IntervalMp t0 = IntervalMp::exact(upper(piece.t0), kRef), t1 = IntervalMp::exact(lower(piece.t1), kRef);

@@ -256,6 +256,28 @@ private:
         int slope = 0;  // the certain sign of d/dt argument over all of them (0: not certain)
     };
 
+    // Tube pieces of a smooth step: on each of Options::tube_pieces sub-intervals T_j of [0, h],
+    // x(t) in sum_{k<=p} x_k(X) T_j^k + T_j^{p+1} x_{p+1}(Y) (Taylor with the Lagrange remainder,
+    // x(xi) in Y), intersected with the a priori enclosure Z of the whole step (both hold).
+    void record_tube(const I& hI, const Vec<I>& Z, Result<I>& res) const {
+        const int m = std::max(1, opt_.tube_pieces);
+        for (int j = 0; j < m; ++j) {
+            const I a = hI * IntervalTraits<I>::from_integer(j, bits_) / IntervalTraits<I>::from_integer(m, bits_);
+            const I b = j + 1 == m ? hI
+                                   : hI * IntervalTraits<I>::from_integer(j + 1, bits_) /
+                                         IntervalTraits<I>::from_integer(m, bits_);
+            const I T = hull(a, b);
+            std::vector<I> box(n_);
+            for (int i = 0; i < n_; ++i) {
+                I acc = ey_.coeff(i, p_ + 1) * T;
+                for (int k = p_; k >= 0; --k) acc = (acc + ex_.coeff(i, k)) * (k > 0 ? T : one_);
+                I tight;
+                box[i] = intersect(acc, Z[i], tight) ? tight : Z[i];
+            }
+            res.tube.push_back(TubePiece<I>{t_ + a, t_ + b, std::move(box)});
+        }
+    }
+
     // The a priori enclosure iteration: `image` computes Z from Y; verified when Z lies strictly
     // inside Y; otherwise Y grows to hull(Y, Z), inflated by 4 times the previous inflation.
     template <class Image>
@@ -669,7 +691,7 @@ private:
             VB_ = std::move(VQ);
             VE_ = std::move(E_new);
         }
-        if (opt_.record_tubes) res.tube.push_back(TubePiece<I>{t_, t_ + hI, to_std<I>(Z)});
+        if (opt_.record_tubes) record_tube(hI, Z, res);
         c_ = std::move(c_new);
         C_ = std::move(C_new);
         B_ = std::move(Q);

@@ -61,7 +61,8 @@ struct Options {
     long max_steps = 10'000'000;
     double max_seconds = std::numeric_limits<double>::infinity();  // wall-time budget of the run
     double remainder_factor = 1e3;  // accept a step when |remainder| <= factor * tolerance * max(1,|x|)
-    bool record_tubes = false;      // keep one box per step enclosing x(t) for every t in the step
+    bool record_tubes = false;      // keep boxes enclosing x(t) for every t of every step
+    int tube_pieces = 8;            // boxes per smooth step: the Taylor polynomial over each eighth
     bool c1 = false;                // also enclose D_x0 phi(t, x0)
 };
 
