@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -147,6 +148,9 @@ private:
                 constrain(mpq_class(std::to_string(k)), spec, line, key);
                 if (key == "precision" && prefix.empty() && (k < 2 || k > 100000))
                     fail(line, key, "precision must be between 2 and 100000 bits, got " + std::to_string(k));
+                if (k < spec.min_integer || k > spec.max_integer)
+                    fail(line, key, "must be an integer between " + std::to_string(spec.min_integer) + " and " +
+                                        std::to_string(spec.max_integer) + ", got " + std::to_string(k));
                 break;
             }
             case KeyType::number: number(v, spec, line, key); break;
@@ -230,7 +234,18 @@ private:
         } else {
             fail(line, key, "expected a number written as a string (e.g. \"1e-3\" or \"8/3\"), got " + type_name_of(v));
         }
+        in_double_range(q, line, key);
         constrain(q, spec, line, key);
+    }
+
+    // Verifiers convert numbers to IntervalD too: one outside the double range would become
+    // an unbounded or zero-width-at-0 enclosure, so it is refused here with its key.
+    void in_double_range(const mpq_class& q, long line, const std::string& key) {
+        if (sgn(q) == 0) return;
+        const mpq_class a = abs(q);
+        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::min());
+        if (a > big || a < small)
+            fail(line, key, "is outside the range of double numbers (0, or 2.2e-308 <= |x| <= 1.8e308)");
     }
 
     void constrain(const mpq_class& q, const KeySpec& spec, long line, const std::string& key) {
@@ -288,6 +303,8 @@ std::string read_file_capped(const std::filesystem::path& file) {
     const auto status = std::filesystem::status(file, ec);
     if (ec || !std::filesystem::exists(status)) throw CaseError(file.string(), 0, "", "cannot read the case file: no such file");
     if (std::filesystem::is_directory(status)) throw CaseError(file.string(), 0, "", "is a directory, not a case file");
+    if (!std::filesystem::is_regular_file(status))  // a FIFO or device would block or never end
+        throw CaseError(file.string(), 0, "", "is not a regular file (a pipe, socket or device); expected a TOML case file");
     const auto size = std::filesystem::file_size(file, ec);
     if (!ec && size > max_case_file_bytes)
         throw CaseError(file.string(), 0, "", "file too large (" + std::to_string(size) + " bytes; a case file may have at most " +
@@ -359,6 +376,7 @@ CaseHeader read_case_header_text(std::string_view text, const std::string& file)
     h.expect = c.expect();
     h.labels = c.labels();
     h.description = c.description();
+    h.verifier_line = c.line_of("verifier");
     return h;
 }
 
