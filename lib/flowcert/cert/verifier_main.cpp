@@ -20,6 +20,10 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         ->check(CLI::Range(2L, 100000L));
     app.add_flag("--json", json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", quiet, "no progress lines on stderr");
+    {
+        const Provenance p = build_provenance();
+        app.set_version_flag("--version", spec.name + " (flowcert " + p.flowcert_version + ", " + p.git_commit + ")");
+    }
     bool sweep_count = false;
     std::string sweep_points, sweep_out;
     std::vector<std::string> sweep_merge;
