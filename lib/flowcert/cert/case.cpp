@@ -2,6 +2,8 @@
 // computation (docs/user-guide.md, "Writing a case file").
 #include <flowcert/cert.hpp>
 
+#include "case_arrays.hpp"
+
 #include <gmpxx.h>
 #include <toml++/toml.h>
 
@@ -276,6 +278,11 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
             keys.push_back(s);
         }
     }
+    if (schema) {  // array keys given as .npy files (case_arrays.hpp); the case digest covers the files
+        std::string digests;
+        detail::expand_array_files(data->root, keys, source, digests);
+        if (!digests.empty()) data->sha256 = sha256_hex(std::string(text) + "\n" + digests);
+    }
     Validator val(source, schema == nullptr);
     data->root_node = val.table(data->root, keys, "", 0);
     return data;
@@ -310,12 +317,12 @@ const KeySpec* find_spec(const CaseNode& n, std::string_view key) {
 std::string_view to_string(KeyType t) {
     switch (t) {
         case KeyType::string: return "a string";
-        case KeyType::number: return "a number written as a string, e.g. \"1e-3\" or \"8/3\"";
+        case KeyType::number: return "a number written as a string, e.g. \"1e-3\", \"8/3\" or \"0x1.999999999999ap-4\"";
         case KeyType::integer: return "an integer";
         case KeyType::boolean: return "a boolean (true or false)";
-        case KeyType::numbers: return "an array of numbers written as strings";
+        case KeyType::numbers: return "an array of numbers written as strings (or the name of a 1-D .npy file)";
         case KeyType::strings: return "an array of strings";
-        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers)";
+        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers, or the name of a 2-D .npy file)";
         case KeyType::table: return "a table";
         case KeyType::tables: return "an array of tables";
     }
