@@ -13,6 +13,7 @@ sigma'(0) in [gamma, 1] (PyTorch's ReLU uses 0). Numbers: float64 arrays are the
 they are; strings, Fractions and ints are exact too (flowcert._numbers).
 """
 from fractions import Fraction
+import math
 
 import numpy as np
 
@@ -33,6 +34,12 @@ def _weight(risk_weight):
     return "" if risk_weight is None else exact_text(risk_weight, "risk_weight")
 
 
+def _round_up(q):
+    """The smallest float64 >= the Fraction q (q >= 0)."""
+    f = float(q)
+    return math.nextafter(f, math.inf) if Fraction(f) < q else f
+
+
 class _Trajectory:
     """Common to flow tubes and GD iterates: per-step boxes of a (S x m) and W (S x m x d), and the loss."""
 
@@ -45,6 +52,23 @@ class _Trajectory:
     def loss_contains(self, s, value):
         """True if the float64 ``value`` lies in the loss enclosure of step s."""
         return bool(self.loss_lo[s] <= float(value) <= self.loss_hi[s])
+
+    def distance_bound(self, s, a, W):
+        """A rigorous upper bound on max_i |theta_i - theta_i(s)| over the exact iterate / tube point theta(s)
+        (it lies in the step's box), for float64 weights theta = (a, W): computed with Fractions, rounded up."""
+        a = np.asarray(a, dtype=np.float64).reshape(self.a_lo.shape[1])
+        W = np.asarray(W, dtype=np.float64).reshape(self.w_lo.shape[1:])
+        pairs = [(a, self.a_lo[s], self.a_hi[s]), (W.ravel(), self.w_lo[s].ravel(), self.w_hi[s].ravel())]
+        worst = Fraction(0)
+        for v, lo, hi in pairs:
+            for vi, li, hi_ in zip(v.tolist(), lo.tolist(), hi.tolist()):
+                worst = max(worst, Fraction(vi) - Fraction(li), Fraction(hi_) - Fraction(vi))
+        return _round_up(worst)
+
+    def loss_distance_bound(self, s, value):
+        """A rigorous upper bound on |value - L(theta(s))| (the loss of the exact iterate / tube point)."""
+        v = Fraction(float(value))
+        return _round_up(max(v - Fraction(self.loss_lo[s]), Fraction(self.loss_hi[s]) - v))
 
     @property
     def max_width(self):
@@ -169,11 +193,11 @@ def weights_from_torch(model):
         raise BadInput("the output layer has a bias; flowcert's two-layer model has none (Linear(m, 1, bias=False))")
     if out.out_features != 1:
         raise BadInput("the output layer must have one output")
-    W = hidden.weight.detach().to(torch.float64).cpu().numpy()
+    W = hidden.weight.detach().to(torch.float64).cpu().numpy().copy()
     has_bias = hidden.bias is not None
     if has_bias:
         W = np.concatenate([W, hidden.bias.detach().to(torch.float64).cpu().numpy()[:, None]], axis=1)
-    a = out.weight.detach().to(torch.float64).cpu().numpy()[0]
+    a = out.weight.detach().to(torch.float64).cpu().numpy()[0].copy()  # a copy: the view would follow training
     return a, W, has_bias
 
 
