@@ -15,6 +15,7 @@ from ._flowcert import __version__, git_commit, is_number, self_test
 from .errors import BadInput, EnvironmentFailure, FlowcertError, InternalError
 from .ode import OdeEnclosure, integrate
 from . import two_layer
+from .certificate import Certificate, CheckResult, run
 
-__all__ = ["__version__", "integrate", "OdeEnclosure", "two_layer", "BadInput", "EnvironmentFailure",
+__all__ = ["__version__", "integrate", "run", "Certificate", "CheckResult", "OdeEnclosure", "two_layer", "BadInput", "EnvironmentFailure",
            "FlowcertError", "InternalError", "errors", "is_number", "self_test", "git_commit"]
