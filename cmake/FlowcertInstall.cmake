@@ -65,7 +65,7 @@ set(CPACK_PACKAGE_CONTACT "flowcert maintainers <flowcert@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "certificates for the numeric claims of gradient-flow theorems (interval arithmetic)")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
-set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})  # scripts/make-deb configures with /usr
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)  # every installed path is relative to the prefix (relocatable)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)   # runtime libraries (libmpfi0, libmpfr6, libssl3, ...) from dpkg-shlibdeps
