@@ -4,10 +4,12 @@
 # makes a minimal bookworm chroot, `apt-get install ./flowcert_*.deb` pulls the dependencies, and in the
 # chroot: `flowcert --version`, a certified shipped case, `import flowcert` with Debian's python3, and
 # a find_package(flowcert) downstream build. Needs root (chroot, mount) and debootstrap.
-# usage: deb_install_test.sh SOURCE_DIR [MIRROR]
+# usage: deb_install_test.sh SOURCE_DIR [MIRROR]   (default: the first Debian archive of this machine's apt sources)
 set -euo pipefail
 src=$(cd "$1" && pwd)
-mirror=${2:-http://deb.debian.org/debian}
+mirror=${2:-$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)}
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /\/debian$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+[ -n "$mirror" ] || { echo "no Debian mirror in the apt sources; pass one as the second argument"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root (debootstrap, chroot)"; exit 1; }
 command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 deb=$("$src/scripts/make-deb" | tail -1)
