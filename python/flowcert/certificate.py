@@ -10,7 +10,9 @@ from . import _paths
 from .case_file import write_case
 from .errors import BadInput, InternalError, from_exit_code
 
-VERDICTS = ("CERTIFIED", "REFUTED", "INCONCLUSIVE", "ERROR")
+VERDICTS = ("CERTIFIED", "REFUTED", "OUTSIDE_HYPOTHESES", "INCONCLUSIVE", "ERROR")
+ROLES = ("hypothesis", "step", "conclusion", "evidence")
+VERDICT_EXIT_CODES = (0, 1, 2, 6)  # certified, refuted, inconclusive, outside the hypotheses
 
 
 def _dir(env, default):
@@ -45,10 +47,12 @@ class CheckResult:
 
 
 class Certificate:
-    """A certificate: ``verdict``, ``verdict_reason``, ``checks`` (list of dicts; ``checks_frame()`` gives
-    a pandas DataFrame when pandas is installed), ``claim``, ``tables``, ``plots``, ``notes``,
-    ``provenance``; the whole JSON in ``data``. Fields a newer certificate adds (check roles, margins,
-    embedded case) are in the check records and in ``data`` as they come."""
+    """A certificate: ``verdict`` (CERTIFIED, REFUTED, OUTSIDE_HYPOTHESES, INCONCLUSIVE, ERROR),
+    ``verdict_reason``, ``checks`` (list of dicts with ``role`` hypothesis / step / conclusion / evidence,
+    ``status``, ``margin``, ``implied_by``, ``trivially_true``, enclosures; ``checks_frame()`` gives a pandas
+    DataFrame when pandas is installed), ``hypotheses`` / ``steps`` / ``conclusions`` / ``evidence`` (the
+    checks of one role), ``case_source`` (the embedded case text), ``claim``, ``tables``, ``plots``,
+    ``notes``, ``provenance``; the whole JSON in ``data``."""
 
     def __init__(self, data, path=None):
         if data.get("format") != "flowcert-certificate":
@@ -71,9 +75,25 @@ class Certificate:
     provenance = property(lambda self: self.data.get("provenance", {}))
     verifier = property(lambda self: self.data.get("verifier"))
 
+    case_source = property(lambda self: self.data.get("case", {}).get("source", ""))
+
+    def checks_with_role(self, role):
+        if role not in ROLES:
+            raise BadInput(f"role must be one of {ROLES}, got {role!r}")
+        return [c for c in self.checks if c.get("role") == role]
+
+    hypotheses = property(lambda self: self.checks_with_role("hypothesis"))
+    steps = property(lambda self: self.checks_with_role("step"))
+    conclusions = property(lambda self: self.checks_with_role("conclusion"))
+    evidence = property(lambda self: self.checks_with_role("evidence"))
+
     @property
     def certified(self):
         return self.verdict == "CERTIFIED"
+
+    @property
+    def outside_hypotheses(self):
+        return self.verdict == "OUTSIDE_HYPOTHESES"
 
     def checks_frame(self):
         """The checks as a pandas DataFrame (needs pandas: apt-get install python3-pandas)."""
@@ -139,7 +159,7 @@ def run(verifier, case, out_dir=None, precision=None, timeout=None, export_insta
         raise InternalError(f"{verifier}: no result within {timeout} s") from None
     stem = os.path.splitext(os.path.basename(case_path))[0]
     cert_file = os.path.join(out_dir, stem + ".json")
-    if p.returncode in (0, 1, 2):
+    if p.returncode in VERDICT_EXIT_CODES:
         return Certificate.load(cert_file)
     err = from_exit_code(p.returncode, (p.stderr or p.stdout).strip())
     if os.path.exists(cert_file) and p.returncode == 5:

@@ -1,8 +1,9 @@
 """Exceptions of the Python API, carrying the command line's messages and exit codes.
 
 Exit codes (every verifier and the ``flowcert`` command): 0 certified, 1 refuted, 2 inconclusive,
-3 bad input, 4 environment / self-test failure, 5 internal error. A verdict is not an exception:
-``flowcert.run`` returns a Certificate whatever its verdict; only codes 3-5 raise.
+3 bad input, 4 environment / self-test failure, 5 internal error, 6 outside the theorem's hypotheses.
+A verdict is not an exception: ``flowcert.run`` returns a Certificate whatever its verdict (codes 0, 1,
+2, 6); only codes 3-5 raise.
 """
 
 

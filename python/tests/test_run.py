@@ -23,6 +23,18 @@ def test_run_a_dict_case_and_read_the_certificate(tmp_path):
     assert {c["status"] for c in cert.checks} == {"proven"} and len(cert.checks) >= 2
     assert "CERTIFIED" in cert.to_html()
     assert cert.check().accepted
+    # the typed claims of issue 14: roles, margins, the embedded case
+    assert {c["role"] for c in cert.checks} <= set(flowcert.certificate.ROLES)
+    assert len(cert.conclusions) >= 2 and all(c["margin"] > 0 for c in cert.conclusions)
+    assert cert.case_source == open(tmp_path / "case" / "case.toml").read()
+
+
+def test_an_instance_outside_the_hypotheses_is_a_verdict_not_an_exception(tmp_path):
+    cert = flowcert.run("kh/theorem4_limit_path",
+                        os.path.join(_paths.CASES_DIR, "kh", "theorem4_example1_saddle_direction.toml"), out_dir=tmp_path)
+    assert cert.verdict == "OUTSIDE_HYPOTHESES" and cert.outside_hypotheses
+    assert any(c["status"] == "disproven" for c in cert.hypotheses)
+    assert not any(c["status"] == "disproven" for c in cert.conclusions)
 
 
 def test_a_false_bound_is_refuted_not_raised(tmp_path):
@@ -75,6 +87,9 @@ def test_numpy_arrays_in_a_case_dict_become_npy_keys_and_instances_are_exported(
     assert [float.fromhex(v) for v in arrays["w_tilde"]["values"]] == w.ravel().tolist()  # the .npy is exact
     assert np.array_equal(np.load(inst / "case.X.npy")[:, 1], np.ones(3))  # the bias coordinate
     assert {v["name"]: v["exact"] for v in manifest["values"]}["lambda"] == "1e-3"
+    # the certificate embeds the case with the array inline (exact), so flowcert check can re-run it alone
+    assert "0x1.8p-1" in cert.case_source and "x.npy" in cert.case_source
+    assert cert.check().accepted
 
 
 def test_plot_module_writes_png_and_svg(tmp_path):

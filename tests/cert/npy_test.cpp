@@ -89,6 +89,11 @@ TEST_CASE("matrix and numbers keys read .npy files next to the case, exactly, an
     REQUIRE(y[0] == "0x1.999999999999ap-4");
     REQUIRE(flowcert::IntervalD::from_decimal(y[0]).lower() == 0.1);  // the float64, not one tenth
     REQUIRE(c.sha256() != sha256_hex(head + "x = \"x.npy\"\ny = \"y.npy\"\n"));
+    // the embedded case stands alone: the arrays inline, exactly, and its digest is the case's
+    REQUIRE(c.sha256() == sha256_hex(c.text()));
+    const Case again = Case::parse(c.text(), "embedded.toml", schema);
+    REQUIRE(again.matrix("x") == x);
+    REQUIRE(again.number_strings("y") == y);
 
     // the same text with other data has another digest
     fs::copy_file(data_dir / "f8_3d.npy", dir / "x3.npy", fs::copy_options::overwrite_existing);

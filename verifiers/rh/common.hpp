@@ -132,17 +132,14 @@ inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const rh::
     r.check_true(prefix + "pattern never changes after K", "[spec 6.4]", pr.tail == rh::Status::proven,
                  pr.tail_reason, "D_k = D_K for every k >= K (closed-form tail)");
     if (pr.tail == rh::Status::proven) {
-        cert::Check g;
-        g.name = prefix + "w(inf) is a global minimizer";
-        g.citation = "[spec 4.3, 6.6]";
-        g.statement = inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
-                                  : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L";
-        g.reason = pr.global_min_reason;
-        g.status = pr.global_min == rh::Status::proven   ? cert::CheckStatus::proven
-                   : pr.global_min == rh::Status::refuted ? cert::CheckStatus::disproven
-                                                          : cert::CheckStatus::not_proven;
-        if (pr.global_min == rh::Status::refuted) g.witness = pr.global_min_reason;
-        r.record(g);
+        const flowcert::ProofResult gm{pr.global_min == rh::Status::proven    ? flowcert::ProofStatus::proven
+                                       : pr.global_min == rh::Status::refuted ? flowcert::ProofStatus::disproven
+                                                                              : flowcert::ProofStatus::not_proven,
+                                       pr.global_min_reason};
+        r.conclusion(prefix + "w(inf) is a global minimizer", "[spec 4.3, 6.6]")
+            .statement(inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
+                                   : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L")
+            .result(gm);
         if (inst.m == 1)
             r.check_true(prefix + "limit equals least squares on the active subset", "[spec 4.2]",
                          pr.ls_crosscheck == rh::Status::proven,

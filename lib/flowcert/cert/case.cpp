@@ -26,6 +26,7 @@ struct CaseNode {
 
 struct CaseData {
     std::string file;
+    std::string text;    // the file's bytes, embedded in certificates
     std::string sha256;
     toml::table root;
     std::unique_ptr<CaseNode> root_node;
@@ -53,7 +54,7 @@ std::vector<KeySpec> common_keys() {
         {.name = "verifier", .type = KeyType::string, .description = "the verifier that runs this case, e.g. \"demo/sqrt_bounds\"",
          .constraint = Constraint::nonempty},
         {.name = "expect", .type = KeyType::string, .description = "the verdict CI expects",
-         .choices = {"certified", "refuted", "inconclusive"}},
+         .choices = {"certified", "refuted", "outside_hypotheses", "inconclusive"}},
         {.name = "labels", .type = KeyType::strings, .description = "CTest labels, e.g. [\"fast\"] or [\"slow\"]",
          .required = false},
         {.name = "description", .type = KeyType::string, .description = "what the case is about", .required = false},
@@ -262,6 +263,7 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
                                            std::to_string(max_case_file_bytes) + " bytes)");
     if (text.find('\0') != std::string_view::npos)
         throw CaseError(source, 0, "", "not a text file (it contains NUL bytes); expected a TOML case file");
+    data->text = std::string(text);
     if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
         throw CaseError(source, 0, "", "the file is empty; a case needs at least `verifier = \"...\"` and `expect = \"...\"`");
     try {
@@ -278,10 +280,20 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
             keys.push_back(s);
         }
     }
-    if (schema) {  // array keys given as .npy files (case_arrays.hpp); the case digest covers the files
-        std::string digests;
-        detail::expand_array_files(data->root, keys, source, digests);
-        if (!digests.empty()) data->sha256 = sha256_hex(std::string(text) + "\n" + digests);
+    if (schema) {  // array keys given as .npy files (case_arrays.hpp)
+        std::string files;
+        detail::expand_array_files(data->root, keys, source, files);
+        if (!files.empty()) {
+            // The embedded case must stand alone (flowcert check re-runs it): the case with its arrays written
+            // inline, exactly; its SHA-256 is the case's digest, so it covers the data.
+            std::ostringstream os;
+            os << toml::toml_formatter{data->root};
+            std::string header = "# " + source + " with its .npy arrays written inline (exact values). Files:\n";
+            std::istringstream in(files);
+            for (std::string line; std::getline(in, line);) header += "#   " + line + "\n";
+            data->text = header + os.str() + "\n";
+            data->sha256 = sha256_hex(data->text);
+        }
     }
     Validator val(source, schema == nullptr);
     data->root_node = val.table(data->root, keys, "", 0);
@@ -352,11 +364,14 @@ Case Case::parse(std::string_view text, const std::string& source, const CaseSch
 }
 
 CaseHeader read_case_header(const std::filesystem::path& file) {
-    const std::string text = read_file_capped(file);
-    auto data = load_text(text, file.string(), nullptr);
+    return read_case_header_text(read_file_capped(file), file.string());
+}
+
+CaseHeader read_case_header_text(std::string_view text, const std::string& file) {
+    auto data = load_text(text, file, nullptr);
     Case c(data, data->root_node.get());
     CaseHeader h;
-    h.file = file.string();
+    h.file = file;
     h.verifier = c.verifier();
     h.expect = c.expect();
     h.labels = c.labels();
@@ -370,6 +385,7 @@ const toml::node* get_node(const CaseNode& n, std::string_view key) { return n.t
 
 const std::string& Case::file() const { return data_->file; }
 const std::string& Case::sha256() const { return data_->sha256; }
+const std::string& Case::text() const { return data_->text; }
 
 std::string Case::verifier() const { return data_->root.get("verifier")->as_string()->get(); }
 Verdict Case::expect() const { return *parse_verdict(data_->root.get("expect")->as_string()->get()); }

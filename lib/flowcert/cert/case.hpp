@@ -98,6 +98,7 @@ public:
     // ---- common keys (of the whole file, also available from sub-tables) ----
     const std::string& file() const;
     const std::string& sha256() const;  // of the file's bytes
+    const std::string& text() const;    // the file's bytes (embedded in the certificate)
     std::string verifier() const;
     Verdict expect() const;
     std::vector<std::string> labels() const;
@@ -159,5 +160,7 @@ struct CaseHeader {
     std::string description;
 };
 CaseHeader read_case_header(const std::filesystem::path& file);
+// The same from the text of a case (`file` is the name used in messages).
+CaseHeader read_case_header_text(std::string_view text, const std::string& file);
 
 }  // namespace flowcert::cert

@@ -15,7 +15,7 @@
 namespace flowcert::cert::detail {
 
 // Expands the .npy references of the keys in `schema` (recursively in table / tables keys) of `root`.
-// Appends "name sha256\n" of every file read to `digests` (the case's SHA-256 covers them). Throws
+// Appends "name sha256\n" of every file read to `digests` (named in the embedded case). Throws
 // CaseError (file, line, key) when a file cannot be read or has the wrong number of dimensions.
 void expand_array_files(toml::table& root, const std::vector<KeySpec>& schema, const std::string& case_file,
                         std::string& digests);

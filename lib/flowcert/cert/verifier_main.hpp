@@ -70,4 +70,10 @@ struct VerifierSpec {
 
 int verifier_main(int argc, char** argv, const VerifierSpec& spec);
 
+// A path as certificates record it: relative paths as given, absolute ones relative to the
+// working directory when inside it, else only the file name (no machine path is recorded).
+std::string portable_path(const std::string& path);
+// A command-line argument with such a path made portable (also in "--opt=/path" form).
+std::string portable_argument(const std::string& arg);
+
 }  // namespace flowcert::cert
