@@ -2,6 +2,8 @@
 // computation (docs/user-guide.md, "Writing a case file").
 #include <flowcert/cert.hpp>
 
+#include "case_arrays.hpp"
+
 #include <gmpxx.h>
 #include <toml++/toml.h>
 
@@ -293,6 +295,21 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
             keys.push_back(s);
         }
     }
+    if (schema) {  // array keys given as .npy files (case_arrays.hpp)
+        std::string files;
+        detail::expand_array_files(data->root, keys, source, files);
+        if (!files.empty()) {
+            // The embedded case must stand alone (flowcert check re-runs it): the case with its arrays written
+            // inline, exactly; its SHA-256 is the case's digest, so it covers the data.
+            std::ostringstream os;
+            os << toml::toml_formatter{data->root};
+            std::string header = "# " + source + " with its .npy arrays written inline (exact values). Files:\n";
+            std::istringstream in(files);
+            for (std::string line; std::getline(in, line);) header += "#   " + line + "\n";
+            data->text = header + os.str() + "\n";
+            data->sha256 = sha256_hex(data->text);
+        }
+    }
     Validator val(source, schema == nullptr);
     data->root_node = val.table(data->root, keys, "", 0);
     return data;
@@ -329,12 +346,12 @@ const KeySpec* find_spec(const CaseNode& n, std::string_view key) {
 std::string_view to_string(KeyType t) {
     switch (t) {
         case KeyType::string: return "a string";
-        case KeyType::number: return "a number written as a string, e.g. \"1e-3\" or \"8/3\"";
+        case KeyType::number: return "a number written as a string, e.g. \"1e-3\", \"8/3\" or \"0x1.999999999999ap-4\"";
         case KeyType::integer: return "an integer";
         case KeyType::boolean: return "a boolean (true or false)";
-        case KeyType::numbers: return "an array of numbers written as strings";
+        case KeyType::numbers: return "an array of numbers written as strings (or the name of a 1-D .npy file)";
         case KeyType::strings: return "an array of strings";
-        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers)";
+        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers, or the name of a 2-D .npy file)";
         case KeyType::table: return "a table";
         case KeyType::tables: return "an array of tables";
     }
