@@ -10,7 +10,8 @@ class OdeEnclosure:
     """The result of ``flowcert.integrate``.
 
     ``status`` is "ok" when the enclosure reached T (else the reason says why, and ``final`` is the last
-    validated box); ``t_lo, t_hi, x_lo, x_hi`` are the tube: for every step s and every t in
+    validated box); ``t_lo, t_hi, x_lo, x_hi`` are the tube, ``pieces`` boxes long (each smooth step is
+    cut into several pieces, so ``pieces`` >= ``steps``): for every piece s and every t in
     [t_lo[s], t_hi[s]], x(t) lies in [x_lo[s], x_hi[s]] (float64 arrays, outward); ``final`` and each
     ``outputs[k]`` are Boxes (exact endpoints in ``.exact`` / ``.fractions()``).
     """
@@ -26,6 +27,7 @@ class OdeEnclosure:
         self.outputs = [(o["time"], Box(o, self.variables)) for o in r["outputs"]]
         self.offending_set = Box(r["offending_set"], self.variables) if "offending_set" in r else None
         self.t_lo, self.t_hi, self.x_lo, self.x_hi = r["t_lo"], r["t_hi"], r["x_lo"], r["x_hi"]
+        self.pieces = len(self.t_lo)
         self.wall_seconds = r["wall_seconds"]
 
     @property

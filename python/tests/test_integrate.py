@@ -37,8 +37,8 @@ def test_tube_covers_the_time_interval_and_each_step_contains_the_solution():
     assert e.ok
     assert e.t_lo[0] == 0 and e.t_hi[-1] >= 3
     assert np.all(e.t_lo[1:] <= e.t_hi[:-1])  # no gap between steps
-    assert e.x_lo.shape == (e.steps, 2) and np.all(e.x_lo <= e.x_hi)
-    for s in range(e.steps):  # cos at the step's endpoints (non-rigorous floats, a margin far above their error)
+    assert e.pieces >= e.steps > 0 and e.x_lo.shape == (e.pieces, 2) and np.all(e.x_lo <= e.x_hi)
+    for s in range(e.pieces):  # cos at the step's endpoints (non-rigorous floats, a margin far above their error)
         for t in (e.t_lo[s], e.t_hi[s]):
             assert e.x_lo[s, 0] - 1e-12 <= np.cos(t) <= e.x_hi[s, 0] + 1e-12
     assert [t for t, _ in e.outputs] == ["1", "2"]

@@ -149,6 +149,12 @@ TEST_CASE("a trivially true or evidence check never carries a verdict", "[cert][
     CHECK(r.verdict() == Verdict::certified);
 }
 
+TEST_CASE("a check labelled trivially true that is false is a bug, not a verdict", "[cert][verdict][roles]") {
+    Report r;
+    CHECK_THROWS_AS(r.conclusion("always", "[t]").trivially_true("for every input").le(IntervalD(3), IntervalD(2)),
+                    std::logic_error);
+}
+
 TEST_CASE("a hand-built check cannot be disproven without a relation", "[cert][verdict][roles]") {
     Report r;
     Check c;

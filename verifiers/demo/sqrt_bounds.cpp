@@ -26,6 +26,9 @@ void run(cert::Context& ctx) {
     ctx.report.claim.proven_statement = in.number_string("sqrt_lower") + " <= sqrt(" + in.number_string("c") +
                                         ") <= " + in.number_string("sqrt_upper") + " (bounds as exact decimals)";
 
+    // The "theorem" is about the real square root: its hypothesis on the instance is c >= 0.
+    const cert::Check& real = ctx.report.hypothesis("c >= 0", "[demo]").nonnegative({"c", c});
+    if (real.status != cert::CheckStatus::proven) return;  // OUTSIDE_HYPOTHESES: the bounds are not checked
     const IntervalMp r = sqrt(c);  // outward-rounded MPFI square root
     ctx.report.conclusion("sqrt lower bound", "[demo]")
         .le(cert::exact("sqrt_lower", in.number_string("sqrt_lower")), {"sqrt(c)", r});
@@ -99,7 +102,7 @@ int main(int argc, char** argv) {
                   .proven_statement = {}},
         .schema =
             {
-                {.name = "c", .type = cert::KeyType::number, .description = "the argument", .constraint = cert::Constraint::positive},
+                {.name = "c", .type = cert::KeyType::number, .description = "the argument (the hypothesis c >= 0 is checked)"},
                 {.name = "sqrt_lower", .type = cert::KeyType::number, .description = "claimed lower bound on sqrt(c)"},
                 {.name = "sqrt_upper", .type = cert::KeyType::number, .description = "claimed upper bound on sqrt(c)"},
                 {.name = "exp_lower", .type = cert::KeyType::number, .description = "claimed lower bound on exp(c)", .required = false},

@@ -241,13 +241,14 @@ private:
     }
 
     // Verifiers convert numbers to IntervalD too: one outside the double range would become
-    // an unbounded or zero-width-at-0 enclosure, so it is refused here with its key.
+    // an unbounded enclosure or one with an endpoint at 0, so it is refused here with its key.
+    // Subnormal doubles are exact doubles and accepted (a .npy array may hold them).
     void in_double_range(const mpq_class& q, long line, const std::string& key) {
         if (sgn(q) == 0) return;
         const mpq_class a = abs(q);
-        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::min());
+        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::denorm_min());
         if (a > big || a < small)
-            fail(line, key, "is outside the range of double numbers (0, or 2.2e-308 <= |x| <= 1.8e308)");
+            fail(line, key, "is outside the range of double numbers (0, or 4.9e-324 <= |x| <= 1.8e308)");
     }
 
     void constrain(const mpq_class& q, const KeySpec& spec, long line, const std::string& key) {

@@ -261,6 +261,9 @@ const Check& CheckBuilder::finish(Check c) {
     if (c.relation != Relation::none && c.relation != Relation::implied_by)
         c.margin = relation_margin(c.relation, c.enclosures);
     const CheckStatus raw = c.status;
+    if (!trivial_.empty() && raw == CheckStatus::disproven)  // it "holds for every input" yet fails: a bug
+        throw std::logic_error("check '" + c.name + "' is labelled trivially true (" + trivial_ +
+                               ") but is false on its enclosures: " + c.reason);
     c.status = status_for_role(role_, raw);
     if (raw == CheckStatus::disproven && c.status != raw) {
         c.reason = "fails on the whole enclosure (" + c.reason +
