@@ -97,6 +97,7 @@ public:
     std::vector<I> box() const { return to_std<I>(box_vec()); }
     Vec<I> box_vec() const { return S_.box(R0_); }
     const I& time() const { return t_; }
+    int last_record() const { return last_record_; }
     // D_x0 phi in VA + VB VE (the C^1 analogue of the doubleton, see c1_step).
     std::vector<I> derivative() const { return row_major<I>(linalg::mul(VB_, VE_) + VA_); }
 
@@ -515,7 +516,7 @@ Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>
     Lohner<I> lohner(field, params, options, bits);
     lohner.init(x0);
     auto snapshot = [&](const Lohner<I>& at, const I& time) {
-        Snapshot<I> s{time, at.box(), {}};
+        Snapshot<I> s{time, at.box(), {}, at.last_record()};
         if (options.c1) s.derivative = at.derivative();
         return s;
     };
@@ -550,6 +551,7 @@ Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>
     res.events = lohner.events();
     res.time = lohner.time();
     res.final_box = lohner.box();
+    res.final_record = lohner.last_record();
     if (options.c1) res.final_derivative = lohner.derivative();
     res.status = Status::ok;
     res.reason = "ok";

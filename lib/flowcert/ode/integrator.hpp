@@ -72,6 +72,7 @@ struct Snapshot {
     I time;                  // encloses the (exact) time
     std::vector<I> box;      // encloses x(time) for every initial value in the initial box
     std::vector<I> derivative;  // n*n row-major, encloses D_x0 phi (only with Options::c1)
+    int record = -1;            // with Options::record_steps: the record whose end set this is (-1: initial)
 };
 
 template <Interval I>
@@ -137,6 +138,7 @@ struct Result {
     std::vector<TubePiece<I>> tube;     // with Options::record_tubes
     std::vector<SwitchEvent<I>> events; // kinks met, in time order
     std::vector<StepRecord<I>> records; // with Options::record_steps, in the order taken
+    int final_record = -1;              // with Options::record_steps: the record of final_box
     long hull_steps = 0;                // first-order steps through kinks
     std::vector<I> offending_set;   // on failure: the set at which the step failed
     bool ok() const { return status == Status::ok; }
