@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "command_registry.hpp"
+#include "integrate_cli.hpp"
 #include "process.hpp"
 #include "recheck.hpp"
 
@@ -103,6 +104,20 @@ int run_check(int argc, char** argv) {
         } catch (const std::exception& e) {
             std::cerr << f << ": not JSON: " << e.what() << "\n";
             rc = std::max(rc, ec::bad_input);
+            continue;
+        }
+        if (flowcert::tools::is_integrate_certificate(j)) {  // `flowcert integrate --certificate`
+            const auto r = flowcert::tools::check_integrate_certificate(j);
+            if (!r.accepted) {
+                std::cout << f << ": rejected:";
+                for (const auto& p : r.problems) std::cout << "\n  " << p;
+                std::cout << "\n";
+                if (rc == 0) rc = ec::refuted;
+            } else if (!quiet) {
+                std::cout << f << ": accepted (integration certificate, re-validated in " << r.seconds << " s):";
+                for (const auto& c : r.checks) std::cout << "\n  " << c;
+                std::cout << "\n";
+            }
             continue;
         }
         const auto checked = flowcert::tools::recheck(j, settings);
