@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -123,4 +124,31 @@ TEST_CASE("an edited integrate certificate is rejected: enclosures, hints, formu
     INFO(problems(c));
     CHECK_FALSE(c.accepted);
     CHECK(problems(c).find(expect) != std::string::npos);
+}
+
+TEST_CASE("damaged integrate certificates are rejected, never accepted or crashed on (seeded, 300 edits)") {
+    const json honest = certificate({"--formula", "var:x,y; fun:y, -x - relu(x);", "--init", "[0.9,1.1],0", "--time",
+                                     "2"});
+    REQUIRE(check_integrate_certificate(honest).accepted);
+    const std::vector<json> junk = {nullptr, 1e308, -1, 2147483648LL, "0x1p+1023", "-inf", "0x1.8p+1", json::array(),
+                                    json::object(), json::array({"0x1p-1074", "0x1p-1074"}), true};
+    std::mt19937 rng(7);
+    int rejected = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        json j = honest;
+        const std::size_t s = rng() % j["steps"].size();
+        const std::vector<std::string> keys = {"kind", "from", "stop", "h", "apriori", "centre", "C", "B"};
+        const std::string key = keys[rng() % keys.size()];
+        if (!j["steps"][s].contains(key)) continue;
+        json& target = j["steps"][s][key];
+        if (target.is_array() && !target.empty() && rng() % 2) target[rng() % target.size()] = junk[rng() % junk.size()];
+        else target = junk[rng() % junk.size()];
+        if (j == honest) continue;
+        const auto c = check_integrate_certificate(j);  // must not throw
+        if (!c.accepted) {
+            ++rejected;
+            CHECK_FALSE(c.problems.empty());
+        }
+    }
+    CHECK(rejected > 200);
 }
