@@ -43,7 +43,8 @@ const std::vector<std::string> kLorenz = {"--formula", "var:x,y,z; par:s,r,b; fu
                                           "1,1,1", "--radius", "1e-10", "--time", "2", "--output-times", "1/2,1"};
 }  // namespace
 
-TEST_CASE("integrate certificates are accepted with every step re-validated: Lorenz, kinks, backward, interval parameter") {
+TEST_CASE("integrate certificates are accepted with every step re-validated: Lorenz, kinks, backward, interval "
+          "parameter, an output time within rounding of T") {
     const std::vector<std::vector<std::string>> runs = {
         kLorenz,
         {"--formula", "var:x,v; par:k; fun:v, -k*relu(x) + relu(-x);", "--param", "k=[3.999,4.001]", "--init",
@@ -51,6 +52,8 @@ TEST_CASE("integrate certificates are accepted with every step re-validated: Lor
         {"--formula", "var:x,y; fun:-relu(x-y)+1, -max(x,y)+min(x,0.5);", "--init", "[0.9,1.1],[0.4,0.6]", "--time",
          "3"},
         {"--formula", "var:x; time:t; fun:-t*x;", "--init", "1", "--time", "-1.5", "--output-times", "-1"},
+        // an output time within rounding of T: integrated to on a branch of the set
+        {"--formula", "var:x; fun:10*x;", "--init", "1", "--time", "1", "--output-times", "0.99999999999999999"},
     };
     long hull = 0;
     for (const auto& args : runs) {
