@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -19,7 +21,10 @@ using nlohmann::json;
 
 namespace {
 json certificate(std::vector<std::string> args) {
-    const std::string path = "/tmp/flowcert_integrate_certificate_test.json";
+    // one file per process and call: ctest runs the test cases in parallel
+    static int calls = 0;
+    const std::string path = "/tmp/flowcert_integrate_certificate_test_" + std::to_string(getpid()) + "_" +
+                             std::to_string(++calls) + ".json";
     std::remove(path.c_str());
     args.insert(args.end(), {"--certificate", path});
     const auto r = integrate_cli(args);
