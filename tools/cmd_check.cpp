@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "command_registry.hpp"
+#include "integrate_cli.hpp"
 #include "process.hpp"
 #include "recheck.hpp"
 
@@ -45,7 +46,8 @@ int run_check(int argc, char** argv) {
     namespace ec = cert::exit_code;
     CLI::App app{"Re-validate certificates: from their stored data (schema, digest, embedded case, relations with exact\n"
                  "rationals, implications, verdict) and by a fresh run of the verifier on the embedded case, compared\n"
-                 "check by check. Exit 0 if every certificate is accepted, 1 if one is rejected, 3 if one cannot be read."};
+                 "check by check. An integration certificate (flowcert integrate --certificate) is re-validated step by step from\n"
+                 "its hints instead. Exit 0 if every certificate is accepted, 1 if one is rejected, 3 if one cannot be read."};
     std::vector<std::string> files;
     std::string case_file, verifiers_dir;
     bool quiet = false, rerun = false, no_rerun = false;
@@ -103,6 +105,21 @@ int run_check(int argc, char** argv) {
         } catch (const std::exception& e) {
             std::cerr << f << ": not JSON: " << e.what() << "\n";
             rc = std::max(rc, ec::bad_input);
+            continue;
+        }
+        if (flowcert::tools::is_integrate_certificate(j)) {  // `flowcert integrate --certificate`
+            if (!case_file.empty()) std::cout << f << ": --case does not apply to an integration certificate\n";
+            const auto r = flowcert::tools::check_integrate_certificate(j);
+            if (!r.accepted) {
+                std::cout << f << ": rejected:";
+                for (const auto& p : r.problems) std::cout << "\n  " << p;
+                std::cout << "\n";
+                if (rc == 0) rc = ec::refuted;
+            } else if (!quiet) {
+                std::cout << f << ": accepted (integration certificate, re-validated in " << r.seconds << " s):";
+                for (const auto& c : r.checks) std::cout << "\n  " << c;
+                std::cout << "\n";
+            }
             continue;
         }
         const auto checked = flowcert::tools::recheck(j, settings);

@@ -12,9 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "integrate_certificate.hpp"
 #include "integrate_output.hpp"
 
 namespace flowcert::tools {
@@ -42,6 +44,8 @@ const char* kUsage =
     "  --max-seconds S      wall-time budget, likewise                                 (default 600)\n"
     "  --tube FILE          write the step enclosures: FILE.csv or FILE.json, exact endpoints as C99 hex floats\n"
     "  --report FILE        write an HTML (FILE.html) or Markdown (FILE.md) report with tube and phase plots\n"
+    "  --certificate FILE   write a certificate (the input, the enclosures and per-step hints) that\n"
+    "                       `flowcert check FILE` re-validates step by step (--precision 53 only)\n"
     "  --json               machine-readable result on stdout\n"
     "\n"
     "Formulas: + - * / and powers x^3, x^(-2), x^2.5 (= exp(2.5 log x), x > 0); functions sqr sqrt exp log\n"
@@ -53,7 +57,7 @@ const char* kUsage =
     "\n"
     "CASE.toml takes every option as a key (formula, params = {a = \"1\"}, init = [\"1\", \"[0.9,1.1]\"], time,\n"
     "radius, order, precision, output_times, tolerance, min_step, jacobian_order, max_steps, max_seconds,\n"
-    "tube, report, json = true); numbers as strings or integers; options on the command line override it.\n"
+    "tube, report, certificate, json = true); numbers as strings or integers; options on the command line override it.\n"
     "Exit 0: enclosure reached T; 2: a step could not be validated or a budget ran out (INCONCLUSIVE);\n"
     "3: bad input.\n";
 
@@ -121,7 +125,8 @@ struct Request {
     int order = 20;
     long precision = 53;
     bool json = false;
-    std::string tube, report;
+    std::string tube, report, certificate;
+    std::string tolerance, min_step, jacobian_order;  // as given (recorded in a certificate)
     Options options = budgeted();
     static Options budgeted() {
         Options o;
@@ -179,7 +184,7 @@ std::vector<std::string> case_arguments(const std::string& path) {
     };
     static const std::vector<std::string> options = {"formula", "init", "radius", "time", "output_times", "order",
                                                      "precision", "tolerance", "min_step", "jacobian_order",
-                                                     "max_steps", "max_seconds", "tube", "report"};
+                                                     "max_steps", "max_seconds", "tube", "report", "certificate"};
     std::vector<std::string> args;
     for (auto&& [k, node] : t) {
         const std::string key(k.str());
@@ -287,11 +292,14 @@ Request parse_args(const std::vector<std::string>& cli) {
         } else if (a == "--precision") {
             q.precision = parse_int(a, value(), 53, 100000);
         } else if (a == "--tolerance") {
-            q.options.tolerance = parse_positive_double(a, value());
+            q.tolerance = value();
+            q.options.tolerance = parse_positive_double(a, q.tolerance);
         } else if (a == "--jacobian-order") {
-            q.options.jacobian_order = parse_int(a, value(), 1, 200);
+            q.jacobian_order = value();
+            q.options.jacobian_order = parse_int(a, q.jacobian_order, 1, 200);
         } else if (a == "--min-step") {
-            q.options.min_step = parse_positive_double(a, value());
+            q.min_step = value();
+            q.options.min_step = parse_positive_double(a, q.min_step);
         } else if (a == "--max-steps") {
             q.options.max_steps = parse_int(a, value(), 1, 2'000'000'000);
         } else if (a == "--max-seconds") {
@@ -300,6 +308,8 @@ Request parse_args(const std::vector<std::string>& cli) {
             q.tube = value();
         } else if (a == "--report") {
             q.report = value();
+        } else if (a == "--certificate") {
+            q.certificate = value();
         } else {
             throw BadInput("unknown argument '" + args[i] + "'");
         }
@@ -324,8 +334,35 @@ Request parse_args(const std::vector<std::string>& cli) {
         throw BadInput("--tube " + q.tube + ": the file name must end in .csv or .json");
     if (!q.report.empty() && !ends_with(q.report, ".html") && !ends_with(q.report, ".md"))
         throw BadInput("--report " + q.report + ": the file name must end in .html or .md");
+    if (!q.certificate.empty() && !ends_with(q.certificate, ".json"))
+        throw BadInput("--certificate " + q.certificate + ": the file name must end in .json");
+    if (!q.certificate.empty() && q.precision != 53)
+        throw BadInput("--certificate needs --precision 53 (its hints are exact doubles)");
     q.options.order = q.order;
     return q;
+}
+
+// The arguments that define the problem and its arithmetic, as --option=value: what a
+// certificate records, and what `flowcert check` parses again with parse_args.
+std::vector<std::string> problem_arguments(const Request& q) {
+    std::vector<std::string> a = {"--formula=" + q.formula};
+    for (const auto& [name, v] : q.params) a.push_back("--param=" + name + "=" + v.text);
+    std::string init;
+    for (const auto& v : q.init) init += (init.empty() ? "" : ",") + v.text;
+    a.push_back("--init=" + init);
+    a.push_back("--radius=" + q.radius);
+    a.push_back("--time=" + q.time);
+    if (!q.output_times.empty()) {
+        std::string t;
+        for (const auto& s : q.output_times) t += (t.empty() ? "" : ",") + s;
+        a.push_back("--output-times=" + t);
+    }
+    a.push_back("--order=" + std::to_string(q.order));
+    a.push_back("--precision=" + std::to_string(q.precision));
+    if (!q.tolerance.empty()) a.push_back("--tolerance=" + q.tolerance);
+    if (!q.min_step.empty()) a.push_back("--min-step=" + q.min_step);
+    if (!q.jacobian_order.empty()) a.push_back("--jacobian-order=" + q.jacobian_order);
+    return a;
 }
 
 // With the double back end every number must be within the double range: one beyond
@@ -368,8 +405,19 @@ void check_constant_domain(const taylor::VectorField& f, const std::vector<I>& p
                        "' does not depend on the state, so the field is undefined everywhere");
 }
 
+// The problem as integrated: x' = f(x) with interval parameters as states, reversed when
+// backward; shared by the run and by `flowcert check` of a certificate.
 template <Interval I>
-CliResult run(const Request& q, const taylor::VectorField& parsed) {
+struct Problem {
+    taylor::VectorField f;
+    std::vector<I> params, x0, outs;
+    I T;
+    bool backward = false;
+    int time_variable = -1;
+};
+
+template <Interval I>
+Problem<I> prepare(const Request& q, const taylor::VectorField& parsed) {
     const long bits = q.precision;
     if constexpr (std::is_same_v<I, IntervalD>) check_double_range(q, parsed);
     // Backward time: x(t) for t < 0 is y(-t) with y' = -f(y) [the reversed field].
@@ -382,7 +430,9 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
         if (j < 0) throw BadInput("--param " + name + ": the formula has no parameter '" + name + "'");
         if (val.lo != val.hi) promoted.push_back(j);
     }
-    const taylor::VectorField f = promoted.empty() ? fwd : taylor::with_parameters_as_states(fwd, promoted);
+    Problem<I> pb{promoted.empty() ? fwd : taylor::with_parameters_as_states(fwd, promoted), {}, {}, {}, {}, backward,
+                  -1};
+    const taylor::VectorField& f = pb.f;
     auto num = [&](const std::string& s) {
         const I x = IntervalTraits<I>::from_decimal(s, bits);
         return backward ? -x : x;
@@ -417,12 +467,29 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     for (const auto& v : q.init) x0.push_back(value(v) + ball);
     if (tv >= 0) x0.insert(x0.begin() + tv, IntervalTraits<I>::from_integer(0, bits));  // t(0) = 0
     for (const auto& v : promoted_values) x0.push_back(v);
-    const I T = num(q.time);
-    std::vector<I> outs;
-    for (const auto& s : q.output_times) outs.push_back(num(s));
+    pb.T = num(q.time);
+    for (const auto& s : q.output_times) pb.outs.push_back(num(s));
     check_constant_domain(f, params, x0, bits);
+    pb.params = std::move(params);
+    pb.x0 = std::move(x0);
+    pb.time_variable = tv;
+    return pb;
+}
+
+template <Interval I>
+CliResult run(const Request& q, const taylor::VectorField& parsed) {
+    const long bits = q.precision;
+    const Problem<I> pb = prepare<I>(q, parsed);
+    const taylor::VectorField& f = pb.f;
+    const bool backward = pb.backward;
+    const int tv = pb.time_variable;
+    const auto& params = pb.params;
+    const auto& x0 = pb.x0;
+    const I& T = pb.T;
+    const auto& outs = pb.outs;
     Options options = q.options;
     options.record_tubes = !q.tube.empty() || !q.report.empty();
+    options.record_steps = !q.certificate.empty();
     const auto t0 = std::chrono::steady_clock::now();
     const Result<I> res = integrate(f, params, x0, T, outs, options, bits);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -455,10 +522,105 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     }
     if (!q.tube.empty()) write_file(q.tube, ends_with(q.tube, ".csv") ? tube_csv(run) : tube_json(run));
     if (!q.report.empty()) write_file(q.report, ends_with(q.report, ".md") ? report_markdown(run) : report_html(run));
+    if (!q.certificate.empty()) {
+        if constexpr (std::is_same_v<I, IntervalD>) {
+            if (res.ok()) write_file(q.certificate, integrate_certificate(run, problem_arguments(q)));
+            else out.err += "flowcert integrate: no certificate written: the run did not reach the final time\n";
+        }
+    }
     return out;
 }
 
+std::string fmt_box_problem(const std::string& what, std::size_t i, const std::string& name, const IntervalD& claimed,
+                            const IntervalD& derived) {
+    return what + " of " + name + " [" + hex_lower(claimed) + ", " + hex_upper(claimed) +
+           "] does not contain the re-derived [" + hex_lower(derived) + ", " + hex_upper(derived) + "] (component " +
+           std::to_string(i) + ")";
+}
+
+// The claimed box must contain the re-derived one, component by component (exact comparisons).
+bool contains_all(const std::vector<IntervalD>& claimed, const std::vector<IntervalD>& derived, const std::string& what,
+                  const std::vector<std::string>& names, std::vector<std::string>& problems) {
+    bool ok = claimed.size() == derived.size();
+    if (!ok) problems.push_back(what + ": " + std::to_string(claimed.size()) + " components, the problem has " +
+                                std::to_string(derived.size()));
+    for (std::size_t i = 0; ok && i < claimed.size(); ++i)
+        if (!(claimed[i].lower() <= derived[i].lower() && derived[i].upper() <= claimed[i].upper())) {
+            problems.push_back(fmt_box_problem(what, i, names[i], claimed[i], derived[i]));
+            ok = false;
+        }
+    return ok;
+}
+
 }  // namespace
+
+bool is_integrate_certificate(const nlohmann::json& j) {
+    return j.is_object() && j.contains("format") && j["format"] == kIntegrateCertificateFormat;
+}
+
+IntegrateCheck check_integrate_certificate(const nlohmann::json& j) {
+    IntegrateCheck out;
+    IntegrateClaim c;
+    std::string problem;
+    if (!read_integrate_certificate(j, c, problem)) {
+        out.problems.push_back(problem);
+        return out;
+    }
+    // 1. the problem, from the recorded arguments, by the code of the run (--option=value only:
+    //    no case file is read)
+    for (const auto& a : c.arguments)
+        if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos) {
+            out.problems.push_back("arguments: '" + a + "' is not of the form --option=value");
+            return out;
+        }
+    Request q;
+    std::optional<Problem<IntervalD>> pb;
+    try {
+        q = parse_args(c.arguments);
+        if (q.precision != 53) throw BadInput("--precision: a certificate is checked at 53 bits only");
+        if (!q.tube.empty() || !q.report.empty() || !q.certificate.empty() || q.json)
+            throw BadInput("output options are not part of a certificate's arguments");
+        const taylor::ParseResult parsed = taylor::parse_formula(q.formula);
+        if (!parsed.ok()) throw BadInput("--formula: " + parsed.message(q.formula));
+        pb = prepare<IntervalD>(q, *parsed.field);
+    } catch (const BadInput& e) {
+        out.problems.push_back(std::string("arguments: ") + e.what());
+        return out;
+    }
+    if (c.variables != pb->f.variables()) out.problems.push_back("variables: not the formula's states");
+    if (c.time != q.time) out.problems.push_back("claim.time: '" + c.time + "' is not --time " + q.time);
+    if (c.output_times != q.output_times) out.problems.push_back("claim.outputs: not the --output-times of the arguments");
+    if (!out.problems.empty()) return out;
+    out.checks.push_back("input: formula, parameters, initial set, times and options parsed again from the recorded "
+                         "arguments (the code of flowcert integrate)");
+    // 2. every step from its hints, the sets re-derived from the initial box
+    const auto t0 = std::chrono::steady_clock::now();
+    const ode::Revalidation<IntervalD> v = ode::revalidate(pb->f, pb->params, pb->x0, pb->T, pb->outs, q.options, 53,
+                                                           c.records, c.output_records, c.final_record);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!v.ok()) {
+        out.problems.push_back("re-validation: " + v.reason);
+        return out;
+    }
+    out.checks.push_back(std::to_string(v.smooth_steps) +
+                         " smooth steps: each Taylor/Lohner inclusion re-validated from its hints (the high-order "
+                         "enclosure test on the stored a priori box, B^-1 enclosed anew, the set re-derived)");
+    out.checks.push_back(std::to_string(v.hull_steps) +
+                         " hull steps: each Picard inclusion X + [0,h] f(Y) inside the stored a priori box re-validated");
+    // 3. the claims against the re-derived sets
+    const auto& names = pb->f.variables();
+    bool ok = contains_all(c.final_box, v.final_box, "claim.final", names, out.problems);
+    if (ok) out.checks.push_back("final enclosure at t = " + q.time + ": the re-derived set lies inside the stored one");
+    for (std::size_t k = 0; k < c.outputs.size(); ++k) {
+        const bool okk = contains_all(c.outputs[k], v.outputs[k], "claim.outputs[" + std::to_string(k) + "]", names,
+                                      out.problems);
+        if (okk) out.checks.push_back("output enclosure at t = " + q.output_times[k] +
+                                      ": the re-derived set lies inside the stored one");
+        ok = ok && okk;
+    }
+    out.accepted = ok;
+    return out;
+}
 
 CliResult integrate_cli(const std::vector<std::string>& args) {
     CliResult r;

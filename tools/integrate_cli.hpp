@@ -10,6 +10,8 @@
 // stdout), 5 internal error.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -23,5 +25,17 @@ struct CliResult {
 
 // `args` are the arguments after "integrate".
 CliResult integrate_cli(const std::vector<std::string>& args);
+
+// `flowcert check` of a certificate written by `flowcert integrate --certificate`: the recorded
+// arguments parsed again (the same code as the run), every step re-validated from its hints
+// (ode::revalidate), and each claimed enclosure compared with the re-derived set.
+struct IntegrateCheck {
+    bool accepted = false;
+    std::vector<std::string> problems;  // why it was rejected
+    std::vector<std::string> checks;    // what was re-derived, and how
+    double seconds = 0;                 // of the re-validation
+};
+bool is_integrate_certificate(const nlohmann::json& j);
+IntegrateCheck check_integrate_certificate(const nlohmann::json& j);
 
 }  // namespace flowcert::tools

@@ -8,4 +8,5 @@
 
 #define FLOWCERT_ODE_INTERNAL
 #include "ode/integrator.hpp"
+#include "ode/revalidate.hpp"
 #undef FLOWCERT_ODE_INTERNAL

@@ -13,16 +13,13 @@ const char* to_string(QrStatus s) {
     return "unknown";
 }
 
-template <Interval I> QrResult<I> orthogonal_basis(const Eigen::MatrixXd& M, long bits) {
+template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::MatrixXd& Q, long bits) {
     QrResult<I> out;
-    const Eigen::Index n = M.rows();
-    if (!M.allFinite()) { out.reason = "non-finite entries in M"; return out; }
-    if (n == 0) { out.reason = "empty matrix"; return out; }
+    const Eigen::Index n = Q.rows();
+    if (n == 0 || Q.cols() != n) { out.reason = "not a non-empty square matrix"; return out; }
+    if (!Q.allFinite()) { out.reason = "non-finite entries in Q"; return out; }
     const long p = std::max(bits, 53L);
-    // Householder QR with column pivoting (NOT rigorous; Q need only be nearly orthogonal).
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(M);
-    out.Q_double = qr.householderQ();  // n x n
-    out.permutation = qr.colsPermutation().indices().template cast<int>();
+    out.Q_double = Q;
     out.Q = to_interval<I>(out.Q_double, p);
     const Eigen::MatrixXd Qt = out.Q_double.transpose();
     // E = I - Q^T Q (rigorous), delta >= ||E||_inf.
@@ -51,7 +48,19 @@ template <Interval I> QrResult<I> orthogonal_basis(const Eigen::MatrixXd& M, lon
     return out;
 }
 
+template <Interval I> QrResult<I> orthogonal_basis(const Eigen::MatrixXd& M, long bits) {
+    if (!M.allFinite()) { QrResult<I> out; out.reason = "non-finite entries in M"; return out; }
+    if (M.rows() == 0) { QrResult<I> out; out.reason = "empty matrix"; return out; }
+    // Householder QR with column pivoting (NOT rigorous; Q need only be nearly orthogonal).
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(M);
+    QrResult<I> out = enclose_orthogonal_inverse<I>(Eigen::MatrixXd(qr.householderQ()), bits);
+    out.permutation = qr.colsPermutation().indices().template cast<int>();
+    return out;
+}
+
 template QrResult<IntervalD> orthogonal_basis(const Eigen::MatrixXd&, long);
 template QrResult<IntervalMp> orthogonal_basis(const Eigen::MatrixXd&, long);
+template QrResult<IntervalD> enclose_orthogonal_inverse(const Eigen::MatrixXd&, long);
+template QrResult<IntervalMp> enclose_orthogonal_inverse(const Eigen::MatrixXd&, long);
 
 }  // namespace flowcert::linalg

@@ -41,7 +41,15 @@ struct QrResult {
 // interval results (53 for IntervalD).
 template <Interval I> QrResult<I> orthogonal_basis(const Eigen::MatrixXd& M, long bits = 53);
 
+// The Neumann-series enclosure of Q^{-1} above for a given nearly orthogonal Q (exact doubles):
+// Q, Q_inverse, orthogonality_defect and status are set (permutation is empty). orthogonal_basis
+// uses it, so re-enclosing the inverse of its Q gives the same Q_inverse (a certificate checker
+// reads Q as a hint and encloses its inverse anew).
+template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::MatrixXd& Q, long bits = 53);
+
 extern template QrResult<IntervalD> orthogonal_basis(const Eigen::MatrixXd&, long);
 extern template QrResult<IntervalMp> orthogonal_basis(const Eigen::MatrixXd&, long);
+extern template QrResult<IntervalD> enclose_orthogonal_inverse(const Eigen::MatrixXd&, long);
+extern template QrResult<IntervalMp> enclose_orthogonal_inverse(const Eigen::MatrixXd&, long);
 
 }  // namespace flowcert::linalg

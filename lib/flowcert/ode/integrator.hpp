@@ -62,6 +62,7 @@ struct Options {
     double max_seconds = std::numeric_limits<double>::infinity();  // wall-time budget of the run
     double remainder_factor = 1e3;  // accept a step when |remainder| <= factor * tolerance * max(1,|x|)
     bool record_tubes = false;      // keep boxes enclosing x(t) for every t of every step
+    bool record_steps = false;      // keep every accepted step's choices (Result::records), for a certificate
     int tube_pieces = 8;            // boxes per smooth step: the Taylor polynomial over each eighth
     bool c1 = false;                // also enclose D_x0 phi(t, x0)
 };
@@ -71,6 +72,7 @@ struct Snapshot {
     I time;                  // encloses the (exact) time
     std::vector<I> box;      // encloses x(time) for every initial value in the initial box
     std::vector<I> derivative;  // n*n row-major, encloses D_x0 phi (only with Options::c1)
+    int record = -1;            // with Options::record_steps: the record whose end set this is (-1: initial)
 };
 
 template <Interval I>
@@ -95,6 +97,31 @@ struct SwitchEvent {
     int argument = -1;  // node id of g
     int direction = 0;  // +1: g from negative to positive, -1: the reverse, 0: none certified
     I t0, t1;
+    // With Options::record_steps: the relu node, and the records of the smooth steps before and
+    // after the stretch of hull steps (after = -1 when the run ends in it).
+    int relu = -1, before = -1, after = -1;
+};
+
+// With Options::record_steps, what a certificate stores of each accepted step so the step can
+// be re-validated on its own from these hints (ode::revalidate, revalidate.hpp), without
+// searching for it: the set after the step is c + C r0 + B r (r0 the initial offsets x0 -
+// mid(x0), r in `r`), in the integration time s.
+enum class StepKind { smooth, hull };
+const char* to_string(StepKind k);
+
+template <Interval I>
+struct StepRecord {
+    StepKind kind = StepKind::smooth;
+    int from = -1;  // the record whose end set the step starts from; -1: the initial set
+    int stop = -1;  // -1: a step of size h; k >= 0: the step ends at stop k (output_times[k], then t_end)
+    I h;            // the step size (a point unless the step ends at a stop: then stop - t)
+    I t1;           // encloses the time at the end of the step
+    bool centre_dd = false;     // smooth: the Taylor sum at the centre was taken in double-double
+    std::vector<I> apriori;     // the validated a priori box Y: x(t) in Y on the step
+    std::vector<I> centre;      // c (points)
+    std::vector<I> C, B;        // smooth steps: n*n row-major points; hull steps keep the previous ones (empty)
+    std::vector<I> r;           // encloses the coordinates r
+    std::size_t tube_begin = 0, tube_end = 0;  // its pieces in Result::tube (with record_tubes)
 };
 
 template <Interval I>
@@ -110,6 +137,8 @@ struct Result {
     std::vector<Snapshot<I>> outputs;   // at the requested output times
     std::vector<TubePiece<I>> tube;     // with Options::record_tubes
     std::vector<SwitchEvent<I>> events; // kinks met, in time order
+    std::vector<StepRecord<I>> records; // with Options::record_steps, in the order taken
+    int final_record = -1;              // with Options::record_steps: the record of final_box
     long hull_steps = 0;                // first-order steps through kinks
     std::vector<I> offending_set;   // on failure: the set at which the step failed
     bool ok() const { return status == Status::ok; }

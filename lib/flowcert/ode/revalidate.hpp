@@ -1,0 +1,57 @@
+// flowcert/ode/revalidate.hpp -- re-validation of a recorded integration from its step hints
+// (Options::record_steps, StepRecord), in the style of LRAT proof checking: each step is checked
+// on its own, without the search that found it (no step-size control, no a priori inflation,
+// no QR), and the sets are re-derived from the initial box, never read from the record.
+//
+// Per record, from the re-derived set S (time t) of the record it starts from:
+//  * the step size: h (a positive point) or, for a step to stop k, the interval stop - t;
+//  * smooth: no relu argument may straddle 0 on S; the high-order enclosure test with the
+//    hinted a priori box Y (Z strictly inside Y) [NJC 1999, Sec. 5]; the Lohner image of S
+//    [Lohner 1987] written in the hinted representation c + C r0 + B r, where B^{-1} is
+//    enclosed anew from B (linalg::enclose_orthogonal_inverse) and r is re-derived;
+//  * hull: the Picard test X + [0,h] f(Y) strictly inside the hinted Y (relu by its range),
+//    the set moved by h f(Y) to the hinted centre.
+// A hint can only make a step fail, never make a wrong set pass: c, C, B are any points (the
+// re-derived r absorbs them), Y and h are tested. The re-derived boxes at the output times and
+// at t_end are returned; the caller compares them with what a certificate claims.
+#pragma once
+
+#include <flowcert/ode.hpp>
+
+#include <string>
+#include <vector>
+
+namespace flowcert::ode {
+
+template <Interval I>
+struct Revalidation {
+    Status status = Status::not_run;
+    std::string reason;
+    int failed_record = -1;                // the first record that did not validate
+    long smooth_steps = 0, hull_steps = 0;  // validated
+    std::vector<I> final_box;               // x(t_end) for every x0 in x0, re-derived
+    std::vector<std::vector<I>> outputs;    // x(output_times[k]), re-derived
+    bool ok() const { return status == Status::ok; }
+};
+
+// `output_records[k]` / `final_record`: the record whose end set is the set at output time k /
+// at t_end (-1: the initial set); that record must end at that stop. Options: order,
+// jacobian_order (and the tolerance, for the double-double guard only); c1 is not supported.
+template <Interval I>
+Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
+                           const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
+                           const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
+                           int final_record);
+
+extern template Revalidation<IntervalD> revalidate(const taylor::VectorField&, const std::vector<IntervalD>&,
+                                                   const std::vector<IntervalD>&, const IntervalD&,
+                                                   const std::vector<IntervalD>&, const Options&, long,
+                                                   const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&,
+                                                   int);
+extern template Revalidation<IntervalMp> revalidate(const taylor::VectorField&, const std::vector<IntervalMp>&,
+                                                    const std::vector<IntervalMp>&, const IntervalMp&,
+                                                    const std::vector<IntervalMp>&, const Options&, long,
+                                                    const std::vector<StepRecord<IntervalMp>>&,
+                                                    const std::vector<int>&, int);
+
+}  // namespace flowcert::ode
