@@ -1,6 +1,8 @@
 // flowcert/ode.hpp -- the ODE layer: rigorous C^0/C^1 Taylor/Lohner integration of vector
 // fields from the taylor layer, with failures reported as values, and the `flowcert
-// integrate` command logic. See docs/integrator.md.
+// integrate` command logic (docs/integrator.md); the components of block-structured flows
+// (blocks coupled only through short sums: fixed-order block sums and partitions, per-block
+// Picard boxes, time Taylor models, the step loop; docs/nonsmooth-flow.md).
 #pragma once
 
 #include <flowcert/interval.hpp>
@@ -10,4 +12,8 @@
 #include "ode/small_matrix.hpp"
 #include "ode/integrator.hpp"
 #include "ode/cli.hpp"
+#include "ode/time_taylor_model.hpp"
+#include "ode/blocks.hpp"
+#include "ode/block_apriori.hpp"
+#include "ode/block_step_control.hpp"
 #undef FLOWCERT_ODE_INTERNAL
