@@ -16,4 +16,5 @@
 #include "ode/blocks.hpp"
 #include "ode/block_apriori.hpp"
 #include "ode/block_step_control.hpp"
+#include "ode/lohner_inclusion.hpp"
 #undef FLOWCERT_ODE_INTERNAL

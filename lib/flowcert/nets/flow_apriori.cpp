@@ -26,13 +26,14 @@ bool Engine::apriori_neuron(std::size_t j, const std::vector<I>& X) {
 
 // out_k encloses l'_k = h(x_k) - y_k for every theta in the product of the boxes (frozen: exact X;
 // parked: their anchored reachable set, section 4c).
-void Engine::residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out) {
+void Engine::residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out,
+                         const std::vector<I>* lumped_moments) {
     const std::size_t n = pb_.n, S = pb_.S;
     out = pb_.chunked_sum<I>(
         n, I(0),
         [&](std::size_t j0, std::size_t j1, I* acc) {
             for (std::size_t j = j0; j < j1; ++j) {
-                if (frozen[j]) continue;  // ReLU certainly inactive everywhere: contributes exactly 0
+                if (frozen[j] || lumped_[j]) continue;  // frozen: exactly 0; lumped: by the class moments
                 if (tpark_.on[j]) {
                     // parked: a sigma(z_k) in a * [0, z^+_A] on sample k, exactly 0 elsewhere (section 4c)
                     acc[tpark_.k[j]] += tpark_.box[j * S + pb_.d] * I::bounds(0.0, tpark_.z[j]);
@@ -43,6 +44,7 @@ void Engine::residual_of(const std::vector<I>& boxes, const std::vector<char>& f
             }
         },
         [](I& o, const I& v) { o += v; });
+    if (lumped_moments) lump_contributions(*lumped_moments, out);
     pb_.sum(out);  // over processes: a sum of enclosures encloses the sum
     for (std::size_t k = 0; k < n; ++k) out[k] -= pb_.y[k];
 }
@@ -51,15 +53,16 @@ void Engine::residual_of(const std::vector<I>& boxes, const std::vector<char>& f
 // Parked neurons: B_j = N_j = anchored box (valid while (iii) holds on R, checked by the caller).
 bool Engine::apriori_coupled(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out) {
     const std::size_t m = pb_.m, n = pb_.n;
-    residual_of(B_, frozen, R_);
+    residual_of(B_, frozen, R_, lumped_moments(lump_.M_t0));
     for (auto& r : R_) r = widen(r, 0.1, 1e-300);
     std::vector<I> Rb;
     for (int outer = 0; outer < 12; ++outer) {
         std::vector<char> okv(m, 1);
         pb_.for_chunks([&](std::size_t, std::size_t j0, std::size_t j1) {
             for (std::size_t j = j0; j < j1; ++j)
-                if (!frozen[j] && !tpark_.on[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
+                if (!frozen[j] && !tpark_.on[j] && !lumped_[j]) okv[j] = apriori_neuron(j, X) ? 1 : 0;
         });
+        if (lump_.formed && !pb_.all(lump_apriori(out))) return false;
         const auto bad = std::find(okv.begin(), okv.end(), 0);
         if (!pb_.all(bad == okv.end())) {  // collective: every process rejects the step
             out.fail = StepFail::apriori;
@@ -69,7 +72,7 @@ bool Engine::apriori_coupled(const std::vector<I>& X, const std::vector<char>& f
                                           : "a priori enclosure failed on another process (Picard inclusion)";
             return false;
         }
-        residual_of(B_, frozen, Rb);
+        residual_of(B_, frozen, Rb, lumped_moments(lump_.W));
         bool coupled = true;
         for (std::size_t k = 0; k < n; ++k)
             if (!subset(Rb[k], R_[k])) coupled = false;
@@ -89,12 +92,11 @@ bool Engine::apriori_coupled(const std::vector<I>& X, const std::vector<char>& f
 // a neuron (collective): then the a priori phase is redone.
 bool Engine::unpark_failing(const std::vector<char>& frozen) {
     const std::size_t m = pb_.m;
-    std::vector<I> Rn;
-    residual_of(N_, frozen, Rn);
-    std::swap(R_, Rn);
+    residual_of(N_, frozen, Rtube_, lumped_moments(lump_.NW));
+    std::swap(R_, Rtube_);
     std::vector<char> fail(m, 0);
     for (std::size_t j = 0; j < m; ++j) fail[j] = tpark_.on[j] && !park_sign_holds(j);
-    std::swap(R_, Rn);
+    std::swap(R_, Rtube_);
     bool unparked = false;
     for (std::size_t j = 0; j < m; ++j)
         if (fail[j]) {
@@ -104,17 +106,18 @@ bool Engine::unpark_failing(const std::vector<char>& frozen) {
     return !pb_.all(!unparked);
 }
 
-// A priori enclosure of the step (section 1) with the parking condition: repeated while some
-// process unparks a neuron.
-bool Engine::apriori_phase(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out) {
+// A priori enclosure of the step (section 1) with the parking condition and the screening of the
+// lumped classes: repeated while some process unparks a neuron or a member leaves its class.
+bool Engine::apriori_phase(std::vector<I>& X, const std::vector<char>& frozen, double t0, StepOutcome& out) {
     const std::size_t m = pb_.m, S = pb_.S;
     for (;;) {
         for (std::size_t j = 0; j < m; ++j) {
-            if (frozen[j]) continue;
+            if (frozen[j] || lumped_[j]) continue;
             const I* src = tpark_.on[j] ? &tpark_.box[j * S] : &X[j * S];
             for (std::size_t i = 0; i < S; ++i) B_[j * S + i] = N_[j * S + i] = src[i];
         }
         if (!apriori_coupled(X, frozen, out)) return false;
+        if (lump_.formed && lump_screen(X, t0)) continue;  // members left their class at t0: redo
         if (!unpark_failing(frozen)) return true;
     }
 }

@@ -29,23 +29,38 @@ Engine::Engine(const Problem& pb, const FlowOptions& opt) : pb_(pb), opt_(opt), 
     park_.box.resize(N);
     park_.z.assign(pb.m, 0.0);
     tpark_ = park_;
+    lumped_.assign(pb.m, 0);
 }
 
-StepOutcome Engine::step(const std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {
+StepOutcome Engine::step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {
     StepOutcome out;
     delta_ = I::exact(t1) - I::exact(t0);
     P_.set(p_, delta_.upper());
+    lump_.next.reset();
     freeze_inactive(X, frozen);                        // section 2, frozen
+    if (!lump_.formed && t0 >= opt_.lumping.from) lump_form(X, frozen, t0);  // hand-off (lumped classes)
     choose_parking(X, frozen);                         // section 4c
-    if (!apriori_phase(X, frozen, out)) return out;    // section 1 (+ parking condition (iii))
+    if (!apriori_phase(X, frozen, t0, out)) return out;  // section 1 (+ parking (iii), class screening)
     if (!classify(frozen, out)) return out;            // section 2
     hull_constants();                                  // sections 3, 4c
+    if (lump_.formed && !lump_lohner(frozen, out)) return out;  // the classes' moments
     if (!smooth_models(X, out)) return out;            // section 3
     if (!hull_boxes_hold(X, out)) return out;          // section 3, hull part of the Schauder set
     const double e_max = smooth_results(X);
     if (!hull_phase(X, out)) return out;               // sections 4, 4b
-    out.h_suggest = suggest_step(e_max);
+    if (lump_.formed) {
+        if (!lump_transitions(out)) return out;        // the classes' transition matrices
+        if (opt_.lumping.neuron_tubes) lump_neuron_states();
+    }
+    out.h_suggest = suggest_step(std::max(e_max, lump_.last_term));
     return out;
+}
+
+std::vector<I> Engine::state_residual(const std::vector<I>& X, const std::vector<char>& frozen) {
+    tpark_ = park_;  // the committed parking (a rejected last attempt may have changed tpark_)
+    std::vector<I> r;
+    residual_of(X, frozen, r, lumped_moments(lump_.M_t0));
+    return r;
 }
 
 // Freezing: ReLU neuron certainly inactive on every sample: the field vanishes on an open
@@ -54,7 +69,7 @@ void Engine::freeze_inactive(const std::vector<I>& X, std::vector<char>& frozen)
     const std::size_t m = pb_.m, S = pb_.S, n = pb_.n;
     if (pb_.gamma_zero)
         for (std::size_t j = 0; j < m; ++j) {
-            if (frozen[j]) continue;
+            if (frozen[j] || lumped_[j]) continue;  // a lumped neuron is active on some sample
             bool all_neg = true;
             for (std::size_t k = 0; k < n && all_neg; ++k)
                 if (!certainly_negative(pb_.preactivation(&X[j * S], k))) all_neg = false;
@@ -73,6 +88,11 @@ bool Engine::classify(const std::vector<char>& frozen, StepOutcome& out) {
     std::map<std::uint64_t, std::uint32_t> pat;
     std::string kink_reason;
     for (std::size_t j = 0; j < m; ++j) {
+        if (lumped_[j]) {
+            kind_[j] = kLumped;
+            ++out.lumped;
+            continue;
+        }
         if (frozen[j]) {
             kind_[j] = kFrozen;
             ++out.frozen;

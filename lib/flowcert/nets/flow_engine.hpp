@@ -14,6 +14,7 @@
 
 #include <flowcert/nets/two_layer_flow.hpp>
 
+#include "lumped_state.hpp"
 #include "two_layer_field.hpp"
 
 #include <cstddef>
@@ -30,32 +31,45 @@ struct StepOutcome {
     std::string reason;
     double h_suggest = 0;
     std::size_t smooth = 0, hull = 0, frozen = 0, parked = 0, hull_substeps = 0, validation_iterations = 0,
-                crossings = 0;
+                crossings = 0, lumped = 0;
     double wall_hull = 0;
 };
 
 // Neuron kinds on a step (section 2).
-enum : unsigned char { kSmooth = 0, kHull = 1, kFrozen = 2, kParked = 3 };
+enum : unsigned char { kSmooth = 0, kHull = 1, kFrozen = 2, kParked = 3, kLumped = 4 };
 
 class Engine {
 public:
     Engine(const Problem& pb, const FlowOptions& opt);
 
-    // One step [t0, t1] from the state X (m * S boxes). On success fills end() and tube().
-    StepOutcome step(const std::vector<I>& X, std::vector<char>& frozen, double t0, double t1);
+    // One step [t0, t1] from the state X (m * S boxes). On success fills end() and tube(). With
+    // lumping, X is updated at t0 (enclosures at t0, whatever the outcome) for the neurons that
+    // leave a class; the entries of lumped neurons are not used (their state is the class's).
+    StepOutcome step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1);
 
     const std::vector<I>& end() const { return end_; }
     const std::vector<I>& tube() const { return tube_; }
     // The parking decisions of the last successful step attempt become the committed ones (called
     // after every accepted step; a rejected attempt leaves the committed parking untouched).
-    void accept() { park_ = tpark_; }
+    void accept() {
+        park_ = tpark_;
+        lump_accept();
+    }
     const std::vector<char>& parked() const { return park_.on; }
+    // The tight-tube residual enclosure of the last successful attempt (every t of the step).
+    const std::vector<I>& residual_tube() const { return Rtube_; }
+    // Lumping: members' states Phi(t) psi_j written into X (t = the last accepted step's end); the
+    // residual at the state (classes by their moments); the classes.
+    void recover_lumped(std::vector<I>& X) const { lump_recover(X); }
+    std::vector<I> state_residual(const std::vector<I>& X, const std::vector<char>& frozen);
+    const LumpState& lumping() const { return lump_; }
+    const std::vector<char>& lumped() const { return lumped_; }
 
 private:
     // ---- phases of a step (flow_engine.cpp unless noted) ----
     void freeze_inactive(const std::vector<I>& X, std::vector<char>& frozen);
     void choose_parking(const std::vector<I>& X, const std::vector<char>& frozen);             // flow_parking.cpp
-    bool apriori_phase(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out);  // flow_apriori.cpp
+    bool apriori_phase(std::vector<I>& X, const std::vector<char>& frozen, double t0, StepOutcome& out);  // flow_apriori.cpp
     bool classify(const std::vector<char>& frozen, StepOutcome& out);
     void hull_constants();
     bool smooth_models(const std::vector<I>& X, StepOutcome& out);   // flow_smooth_step.cpp
@@ -68,7 +82,10 @@ private:
     bool apriori_neuron(std::size_t j, const std::vector<I>& X);
     bool apriori_coupled(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out);
     bool unpark_failing(const std::vector<char>& frozen);
-    void residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out);
+    // Residual enclosure for the neuron boxes (frozen exact, parked anchored, lumped neurons skipped)
+    // plus, when `lumped_moments`, the classes' outputs from that moment box.
+    void residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out,
+                     const std::vector<I>* lumped_moments);
 
     // ---- coupled Taylor models (section 3, flow_smooth_step.cpp) ----
     void recurrence(const std::vector<I>& X, std::size_t U);
@@ -96,6 +113,22 @@ private:
                         const std::vector<unsigned char>& codes, std::size_t k, int old_code, CrossingWindow& win,
                         std::vector<I>& th, std::vector<I>& Y) const;
 
+    // ---- lumped activation classes (flow_lumping.cpp) ----
+    void lump_form(std::vector<I>& X, const std::vector<char>& frozen, double t0);
+    void lump_rereference(LumpedClass& cl, double t0);
+    void lump_D(std::uint64_t key, const std::vector<I>& R, I* D) const;
+    void lump_contributions(const std::vector<I>& Mbox, std::vector<I>& out) const;
+    bool lump_apriori(StepOutcome& out);
+    double lump_screen_delta(const LumpedClass& cl) const;
+    void lump_remove(std::size_t q, std::vector<std::size_t> leave, std::vector<I>& X);
+    bool lump_screen(std::vector<I>& X, double t0);
+    bool lump_lohner(const std::vector<char>& frozen, StepOutcome& out);
+    bool lump_transitions(StepOutcome& out);
+    void lump_neuron_states();
+    void lump_accept();
+    void lump_recover(std::vector<I>& X) const;
+    const std::vector<I>* lumped_moments(const std::vector<I>& M) const { return lump_.formed ? &M : nullptr; }
+
     // ---- parked neurons (section 4c, flow_parking.cpp) ----
     bool try_park(std::size_t j, const std::vector<I>& X);
     bool park_sign_holds(std::size_t j) const;
@@ -111,7 +144,10 @@ private:
     std::vector<I> newr_;
     std::vector<char> newr_ok_;
     std::vector<unsigned char> code_;  // activation code per (j, k) on N_j
-    std::vector<unsigned char> kind_;  // kSmooth, kHull, kFrozen, kParked
+    std::vector<unsigned char> kind_;  // kSmooth, kHull, kFrozen, kParked, kLumped
+    std::vector<char> lumped_;         // carried by a lumped class
+    LumpState lump_;
+    std::vector<I> Rtube_;             // tight-tube residual of the last successful a priori phase
     std::vector<std::uint32_t> pattern_;
     std::vector<std::uint64_t> pattern_keys_;
     std::vector<I> K_;          // hull-neuron residual contributions (constants over B_j)

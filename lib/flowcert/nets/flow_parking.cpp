@@ -21,11 +21,11 @@ void Engine::choose_parking(const std::vector<I>& X, const std::vector<char>& fr
         if (frozen[j]) tpark_.on[j] = 0;
     if (!(opt_.park_neurons && pb_.gamma_zero && certainly_positive(pb_.c))) return;
     std::vector<I> R0;
-    residual_of(X, frozen, R0);
+    residual_of(X, frozen, R0, lumped_moments(lump_.M_t0));
     const std::vector<I> Rsave = R_;
     R_ = R0;
     for (std::size_t j = 0; j < m; ++j) {
-        if (frozen[j] || tpark_.on[j] || !try_park(j, X)) continue;
+        if (frozen[j] || lumped_[j] || tpark_.on[j] || !try_park(j, X)) continue;
         if (!park_sign_holds(j)) tpark_.on[j] = 0;
     }
     R_ = Rsave;

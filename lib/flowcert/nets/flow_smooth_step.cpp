@@ -59,6 +59,8 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
             G[k] = g;
         }
         pb_.sum(G);  // residual coefficient of order `ord`, summed over the processes' neurons
+        if (lump_.formed)  // the lumped classes' part of the residual (its polynomial coefficients)
+            for (std::size_t k = 0; k < n; ++k) G[k] += lump_.r_models[k].c[ord];
         if (ord == 0)
             for (std::size_t k = 0; k < n; ++k) G[k] += K_[k] - pb_.y[k];
         for (std::size_t u = 0; u < U; ++u)
@@ -133,6 +135,8 @@ void Engine::residual_tm(std::size_t U) {
             G_[k].r = buf[k * (p + 2) + p + 1];
         }
     }
+    if (lump_.formed)  // the lumped classes' residual models (valid for every solution, lump_lohner)
+        for (std::size_t k = 0; k < n; ++k) ode::tm_add_to(G_[k], lump_.r_models[k], p);
     for (std::size_t k = 0; k < n; ++k) G_[k].c[0] += K_[k] - pb_.y[k];
     D_.assign(U * d, TimeTm{});
     for (std::size_t u = 0; u < U; ++u)

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace flowcert::nets {
 
@@ -47,6 +48,11 @@ std::string unsupported(const TwoLayerModel<IntervalD>& model, const TwoLayerPar
     if (opt.threads < 1) return "threads must be >= 1";
     for (double t : opt.output_times)
         if (!(t > 0 && t <= opt.t_end)) return "output times must lie in (0, t_end]";
+    if (opt.lumping.from != std::numeric_limits<double>::infinity()) {
+        if (!(opt.lumping.from >= 0)) return "lumping.from must be >= 0 (or +infinity: no lumping)";
+        if (!model.gamma_is_zero()) return "lumped classes need ReLU (gamma = 0)";
+        if (opt.partition.distributed()) return "lumped classes are not supported with a partition";
+    }
     return {};
 }
 
@@ -110,6 +116,7 @@ void add_counts(FlowStats& st, const StepOutcome& so) {
     st.transversal_crossings += so.crossings;
     st.wall_hull_phase += so.wall_hull;
     st.validation_iterations += so.validation_iterations;
+    st.lumped_neuron_steps += so.lumped;
 }
 
 FlowStep flow_step(double t0, double t1, TwoLayerParams<IntervalD> tube, const StepOutcome& so) {
@@ -123,7 +130,31 @@ FlowStep flow_step(double t0, double t1, TwoLayerParams<IntervalD> tube, const S
     st.parked = so.parked;
     st.hull_substeps = so.hull_substeps;
     st.crossings = so.crossings;
+    st.lumped = so.lumped;
     return st;
+}
+
+// The lumped classes at the end of the run (their moments from the Lohner set) and the counts.
+void record_lumping(const Engine& engine, FlowResult& res, const Problem& pb, std::size_t m) {
+    const flow::LumpState& L = engine.lumping();
+    res.lumped.assign(m, 0);
+    std::copy(engine.lumped().begin(), engine.lumped().end(), res.lumped.begin() + static_cast<std::ptrdiff_t>(res.owned_begin));
+    if (!L.formed) return;
+    res.handoff_time = L.t_formed;
+    const std::size_t S = pb.S, d = pb.d, Q = moment_size(d);
+    for (std::size_t q = 0; q < L.classes.size(); ++q) {
+        FlowResult::LumpedClass c;
+        c.pattern = L.classes[q].pattern;
+        c.members_at_handoff = L.classes[q].at_handoff;
+        c.members = L.classes[q].members.size();
+        c.moment.resize(S * S);
+        for (std::size_t a = 0; a < S; ++a)
+            for (std::size_t b = 0; b < S; ++b) c.moment[a * S + b] = L.M_t0[q * Q + moment_index(a, b, d)];
+        res.stats.lumped_at_handoff += c.members_at_handoff;
+        res.classes.push_back(std::move(c));
+    }
+    res.stats.lumped_left = L.left;
+    res.stats.lumped_rereferences = L.rereferences;
 }
 
 }  // namespace
@@ -184,10 +215,12 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         add_counts(res.stats, so);
         if (opt.store_tube || observer) {
             FlowStep st = flow_step(t0, t1, to_params(engine.tube()), so);
+            st.residual = engine.residual_tube();
             if (observer) observer(st);
             if (opt.store_tube) res.tube.push_back(std::move(st));
         }
         if (at_target && snap_i < snaps.size() && snaps[snap_i] == t1) {
+            engine.recover_lumped(X);
             res.snapshots.push_back({t1, to_params(X)});
             ++snap_i;
         }
@@ -202,6 +235,9 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     res.stats.h_smallest = dr.h_smallest;
     res.stats.h_largest = dr.h_largest;
     res.stats.last_rejection = dr.last_rejection;
+    engine.recover_lumped(X);
+    res.residual = engine.state_residual(X, frozen_local);
+    record_lumping(engine, res, pb, theta0.m);
     res.stats.wall_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_t0).count();
     res.state = to_params(X);
     res.frozen.assign(theta0.m, 0);

@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,22 @@ std::string to_string(FlowStatus s);
 // sums over neurons of n-vectors (residual enclosures, residual Taylor-model coefficients) and make
 // every data-dependent decision collectively, so every process takes exactly the same steps.
 using FlowPartition = ode::BlockPartition;
+
+// Lumped activation classes (docs/nonsmooth-flow.md, "Lumped activation classes"; ReLU only, one
+// process): from the first step starting at t >= `from`, every neuron whose signs are all certain
+// (and which is active on some sample) is carried by the class of its pattern S: the class's second
+// moment M_S (a Lohner tube of the exact moment ODE, nets/lumped_moments.hpp) and its transition
+// matrix Phi_S, theta_j(t) = Phi_S(t, T0) theta_j(T0). The other neurons (frozen, parked, hull, and
+// members that leave a class when the pattern screening cannot exclude a sign change on a step)
+// are integrated individually and enter the moment ODE as a bounded input.
+struct LumpingOptions {
+    double from = std::numeric_limits<double>::infinity();  // hand-off time T0 (default: never)
+    bool all_active_only = false;  // lump only the class active on every sample
+    // Per-step tubes of the lumped neurons (Phi_S tube times theta_j(T0), O(m) per step). false:
+    // FlowStep::tube entries of lumped neurons are NOT enclosures (FlowStep::residual still is);
+    // the state and snapshots are always enclosures.
+    bool neuron_tubes = true;
+};
 
 struct FlowOptions {
     double t_end = 1.0;
@@ -91,6 +108,7 @@ struct FlowOptions {
     bool park_neurons = true;
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
+    LumpingOptions lumping;
 };
 
 // One accepted step: for every t in [t0, t1] and every solution, theta(t) lies in `tube`.
@@ -101,6 +119,8 @@ struct FlowStep {
     std::size_t parked = 0;                         // parked neurons (tube = anchored box)
     std::size_t hull_substeps = 0;
     std::size_t crossings = 0;  // transversal crossings stepped through (hull neurons' sub-steps)
+    std::size_t lumped = 0;     // neurons carried by lumped classes on this step
+    std::vector<IntervalD> residual;  // h(x_k) - y_k for every t in [t0, t1] (the tight-tube enclosure)
 };
 
 struct FlowSnapshot {
@@ -115,6 +135,10 @@ struct FlowStats {
     std::size_t parked_neuron_steps = 0;  // (neuron, step) pairs with the neuron parked
     std::size_t parked_neurons = 0;       // parked at the end
     std::size_t transversal_crossings = 0;
+    std::size_t lumped_neuron_steps = 0;   // (neuron, step) pairs carried by a lumped class
+    std::size_t lumped_at_handoff = 0;     // neurons lumped at the hand-off
+    std::size_t lumped_left = 0;           // neurons that left their class (individual since)
+    std::size_t lumped_rereferences = 0;   // screening references (one per class at the hand-off)
     double h_smallest = 0, h_largest = 0;
     // Wall-clock seconds (diagnostics only, never used in a decision): whole run, and the
     // hull-neuron sub-step phase (the part that runs one neuron per task on the threads).
@@ -139,6 +163,17 @@ struct FlowResult {
     std::vector<char> parked;          // neuron parked on a kink at t_reached (state = anchored box)
     std::vector<FlowStep> tube;        // when options.store_tube
     std::vector<FlowSnapshot> snapshots;
+    // h(x_k) - y_k at t_reached: from the state boxes, the lumped classes by their moments (the
+    // tight enclosure when lumping; an enclosure in every mode).
+    std::vector<IntervalD> residual;
+    std::vector<char> lumped;          // neuron carried by a lumped class at t_reached
+    struct LumpedClass {
+        std::uint32_t pattern = 0;     // bit k: active on sample k
+        std::size_t members_at_handoff = 0, members = 0;
+        std::vector<IntervalD> moment; // M_S at t_reached, (d+1) x (d+1) row-major
+    };
+    std::vector<LumpedClass> classes;  // when lumping was on
+    double handoff_time = -1;          // start of the lumped phase (-1: none)
     FlowStats stats;
     std::size_t owned_begin = 0, owned_end = 0;  // the neurons this process integrated
     bool completed() const noexcept { return status == FlowStatus::completed; }
