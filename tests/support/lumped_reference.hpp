@@ -90,23 +90,58 @@ struct PerNeuronReference {
             f[j * S + D.d] = wd;
         }
     }
+    std::vector<long double> rk4(const std::vector<long double>& t, long double hh) const {
+        std::vector<long double> k1, k2, k3, k4, tmp(t.size()), out(t.size());
+        field(t, k1);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + 0.5L * hh * k1[i];
+        field(tmp, k2);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + 0.5L * hh * k2[i];
+        field(tmp, k3);
+        for (std::size_t i = 0; i < t.size(); ++i) tmp[i] = t[i] + hh * k3[i];
+        field(tmp, k4);
+        for (std::size_t i = 0; i < t.size(); ++i) out[i] = t[i] + hh / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        return out;
+    }
+    bool flipped(const std::vector<long double>& t) const {
+        for (std::size_t j = 0; j < m; ++j)
+            if (pattern_of(D, &t[j * (D.d + 1)]) != key[j]) return true;
+        return false;
+    }
+    // follow_crossings: a sign change inside a step is located by bisection (to ~1e-24 of the step)
+    // and the neuron's pattern switched there (transversal crossings only; `crossed` lists them).
+    bool follow_crossings = false;
+    std::vector<std::size_t> crossed;
+    void step(long double hh) {
+        std::vector<long double> trial = rk4(th, hh);
+        if (!flipped(trial)) {
+            th = std::move(trial);
+            return;
+        }
+        kept = false;
+        if (!follow_crossings) {
+            th = std::move(trial);
+            return;
+        }
+        long double lo = 0, hi = hh;
+        for (int it = 0; it < 80; ++it) {
+            const long double md = 0.5L * (lo + hi);
+            (flipped(rk4(th, md)) ? hi : lo) = md;
+        }
+        th = rk4(th, hi);
+        for (std::size_t j = 0; j < m; ++j) {
+            const std::uint32_t kj = pattern_of(D, &th[j * (D.d + 1)]);
+            if (kj != key[j]) {
+                key[j] = kj;
+                crossed.push_back(j);
+            }
+        }
+        if (hh - hi > 0) step(hh - hi);
+    }
     // t in [0, T] in RK4 steps of h; records whether every pattern stayed the initial one.
     void advance(long double T, long double h) {
         const std::size_t steps = static_cast<std::size_t>(T / h + 0.5L);
         const long double hh = T / static_cast<long double>(steps);
-        std::vector<long double> k1, k2, k3, k4, tmp(th.size());
-        for (std::size_t s = 0; s < steps; ++s) {
-            field(th, k1);
-            for (std::size_t i = 0; i < th.size(); ++i) tmp[i] = th[i] + 0.5L * hh * k1[i];
-            field(tmp, k2);
-            for (std::size_t i = 0; i < th.size(); ++i) tmp[i] = th[i] + 0.5L * hh * k2[i];
-            field(tmp, k3);
-            for (std::size_t i = 0; i < th.size(); ++i) tmp[i] = th[i] + hh * k3[i];
-            field(tmp, k4);
-            for (std::size_t i = 0; i < th.size(); ++i) th[i] += hh / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-            for (std::size_t j = 0; j < m; ++j)
-                if (pattern_of(D, &th[j * (D.d + 1)]) != key[j]) kept = false;
-        }
+        for (std::size_t s = 0; s < steps; ++s) step(hh);
     }
     // M_S = sum over the neurons of pattern S of theta theta^T, (d+1) x (d+1) row-major.
     std::map<std::uint32_t, std::vector<long double>> moments() const {

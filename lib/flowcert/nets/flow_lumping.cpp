@@ -110,7 +110,7 @@ void Engine::lump_form(std::vector<I>& X, const std::vector<char>& frozen, doubl
         }
         lump_rereference(cl, t0);
     }
-    lump_.field = moment_field(pats, d, n);
+    lump_.field = moment_field(pats, d, n, opt_.lumping.k_scale);
     lump_.params = pb_.x;
     lump_.params.push_back(pb_.c);
     lump_.set = ode::LohnerSet::from_box(M0);

@@ -77,6 +77,9 @@ struct LumpingOptions {
     // FlowStep::tube entries of lumped neurons are NOT enclosures (FlowStep::residual still is);
     // the state and snapshots are always enclosures.
     bool neuron_tubes = true;
+    // Exact decimal multiplying K_S in the moment ODE: "1" is the gradient flow. Any other value is a
+    // deliberately broken field, only for the mutation test of tests/nets/test_lumped_flow.cpp.
+    std::string k_scale = "1";
 };
 
 struct FlowOptions {
