@@ -221,7 +221,8 @@ TEST_CASE("a lumped neuron that crosses a kink leaves its class and the tube sti
     REQUIRE(ref.crossed == std::vector<std::size_t>{8});  // only the added neuron changes pattern
     CHECK(res.stats.lumped_at_handoff == 9);
     CHECK(res.stats.lumped_left >= 1);
-    CHECK(res.lumped[8] == 0);
+    CHECK(res.stats.lumped_joined >= 1);  // it joins the class {3} after the crossing
+    CHECK(res.lumped[8] == 1);
     CHECK(c.checked == 9 * 3 * 3 + 3);
     CHECK(c.outside == 0);
 }

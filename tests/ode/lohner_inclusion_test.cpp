@@ -129,3 +129,45 @@ TEST_CASE("deviation_bound: a contracting Metzler majorant gives eps (1 - e^{-H}
     CHECK(E[0] >= exact);
     CHECK(E[0] <= 1.001 * exact);
 }
+
+TEST_CASE("shifts added to a Lohner set between steps are carried by the next step's Jacobian", "[ode][lohner_inclusion]") {
+    const auto f = field_of("var:x,y,u; fun:y, -x+u, 0;");
+    const double h = 0.125;
+    const IntervalD U = IntervalD::bounds(0.0, 0.0);
+    LohnerSet set = LohnerSet::from_box({IntervalD::bounds(1 - 1e-9, 1 + 1e-9), IntervalD::bounds(-1e-9, 1e-9)});
+    long double x = 1, y = 0;
+    auto rotate = [](long double& xx, long double& yy, long double t) {
+        const long double c = std::cos(t), s = std::sin(t), x0 = xx;
+        xx = c * x0 + s * yy;
+        yy = -s * x0 + c * yy;
+    };
+    for (int step = 0; step < 6; ++step) {
+        if (step == 2 || step == 4) {  // x += [0.25, 0.25 + 1e-9], y -= 0.5
+            set.add({IntervalD::bounds(0.25, 0.25 + 1e-9), IntervalD::bounds(-0.5, -0.5)});
+            x += 0.25L;
+            y -= 0.5L;
+        }
+        ode::LohnerStepInput in;
+        in.h = IntervalD::exact(h);
+        in.order = 12;
+        in.apriori = apriori(f, set.box(), {U}, h);
+        in.input = {U};
+        auto r = ode::lohner_inclusion_step(f, {}, set, in);
+        REQUIRE(r.ok);
+        set = r.end;
+        rotate(x, y, 0.125L);
+        const auto box = set.box();
+        CHECK(holds(box[0], x));
+        CHECK(holds(box[1], y));
+        CHECK(width(box[0]) < 1e-8);
+    }
+}
+
+TEST_CASE("a large shift keeps the centre inside the set (the mean-value form needs the segment [c, x0])",
+          "[ode][lohner_inclusion]") {
+    LohnerSet set = LohnerSet::from_box({IntervalD::bounds(-1e-3, 1e-3)});
+    set.add({IntervalD::bounds(5.0, 5.0 + 1e-6)});
+    const auto b = set.box();
+    CHECK(contains(b[0], set.c(0)));
+    CHECK(subset(IntervalD::bounds(5.0 - 1e-3, 5.0 + 1e-6 + 1e-3), b[0]));
+}

@@ -30,6 +30,8 @@ Engine::Engine(const Problem& pb, const FlowOptions& opt) : pb_(pb), opt_(opt), 
     park_.z.assign(pb.m, 0.0);
     tpark_ = park_;
     lumped_.assign(pb.m, 0);
+    stable_.assign(pb.m, 0);
+    stable_key_.assign(pb.m, 0);
 }
 
 StepOutcome Engine::step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {
@@ -38,7 +40,8 @@ StepOutcome Engine::step(std::vector<I>& X, std::vector<char>& frozen, double t0
     P_.set(p_, delta_.upper());
     lump_.next.reset();
     freeze_inactive(X, frozen);                        // section 2, frozen
-    if (!lump_.formed && t0 >= opt_.lumping.from) lump_form(X, frozen, t0);  // hand-off (lumped classes)
+    if (t0 >= opt_.lumping.from && (!lump_.formed || opt_.lumping.join_after > 0))
+        lump_join(X, frozen, t0);                      // hand-off, later joins (lumped classes)
     choose_parking(X, frozen);                         // section 4c
     if (!apriori_phase(X, frozen, t0, out)) return out;  // section 1 (+ parking (iii), class screening)
     if (!classify(frozen, out)) return out;            // section 2

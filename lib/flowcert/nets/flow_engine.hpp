@@ -114,13 +114,14 @@ private:
                         std::vector<I>& th, std::vector<I>& Y) const;
 
     // ---- lumped activation classes (flow_lumping.cpp) ----
-    void lump_form(std::vector<I>& X, const std::vector<char>& frozen, double t0);
-    void lump_rereference(LumpedClass& cl, double t0);
+    void lump_join(std::vector<I>& X, const std::vector<char>& frozen, double t0);
+    void lump_rereference(LumpedCohort& co, double t0);
+    void sort_by_margin(LumpedCohort& co);
     void lump_D(std::uint64_t key, const std::vector<I>& R, I* D) const;
     void lump_contributions(const std::vector<I>& Mbox, std::vector<I>& out) const;
     bool lump_apriori(StepOutcome& out);
-    double lump_screen_delta(const LumpedClass& cl) const;
-    void lump_remove(std::size_t q, std::vector<std::size_t> leave, std::vector<I>& X);
+    double lump_screen_delta(const LumpedCohort& co) const;
+    void lump_remove(std::size_t c, const std::vector<std::size_t>& leave, std::vector<I>& X);
     bool lump_screen(std::vector<I>& X, double t0);
     bool lump_lohner(const std::vector<char>& frozen, StepOutcome& out);
     bool lump_transitions(StepOutcome& out);
@@ -146,6 +147,11 @@ private:
     std::vector<unsigned char> code_;  // activation code per (j, k) on N_j
     std::vector<unsigned char> kind_;  // kSmooth, kHull, kFrozen, kParked, kLumped
     std::vector<char> lumped_;         // carried by a lumped class
+    std::vector<std::size_t> stable_;  // individual neurons: consecutive accepted smooth steps with one pattern
+    std::vector<std::uint64_t> stable_key_;
+    double dbg_t0_ = 0, dbg_t1_ = 0;
+    bool rebox_done_ = false;
+    double next_rebox_ = 0, next_freeze_ = 0;
     LumpState lump_;
     std::vector<I> Rtube_;             // tight-tube residual of the last successful a priori phase
     std::vector<std::uint32_t> pattern_;

@@ -142,17 +142,22 @@ void record_lumping(const Engine& engine, FlowResult& res, const Problem& pb, st
     if (!L.formed) return;
     res.handoff_time = L.t_formed;
     const std::size_t S = pb.S, d = pb.d, Q = moment_size(d);
-    for (std::size_t q = 0; q < L.classes.size(); ++q) {
+    std::vector<std::size_t> members(L.patterns.size(), 0);
+    for (const auto& co : L.cohorts) members[co.pattern] += co.members.size();
+    for (std::size_t q = 0; q < L.patterns.size(); ++q) {
         FlowResult::LumpedClass c;
-        c.pattern = L.classes[q].pattern;
-        c.members_at_handoff = L.classes[q].at_handoff;
-        c.members = L.classes[q].members.size();
+        c.pattern = L.patterns[q].pattern;
+        c.members_at_handoff = L.patterns[q].at_handoff;
+        c.joined = L.patterns[q].joined;
+        c.members = members[q];
         c.moment.resize(S * S);
         for (std::size_t a = 0; a < S; ++a)
             for (std::size_t b = 0; b < S; ++b) c.moment[a * S + b] = L.M_t0[q * Q + moment_index(a, b, d)];
         res.stats.lumped_at_handoff += c.members_at_handoff;
         res.classes.push_back(std::move(c));
     }
+    res.stats.lumped_joined = L.joined;
+    res.stats.lumped_max_cohorts = L.max_cohorts;
     res.stats.lumped_left = L.left;
     res.stats.lumped_rereferences = L.rereferences;
 }
@@ -221,7 +226,7 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         }
         if (at_target && snap_i < snaps.size() && snaps[snap_i] == t1) {
             engine.recover_lumped(X);
-            res.snapshots.push_back({t1, to_params(X)});
+            res.snapshots.push_back({t1, to_params(X), engine.state_residual(X, frozen_local)});
             ++snap_i;
         }
     };

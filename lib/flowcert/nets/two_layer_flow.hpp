@@ -73,6 +73,9 @@ using FlowPartition = ode::BlockPartition;
 struct LumpingOptions {
     double from = std::numeric_limits<double>::infinity();  // hand-off time T0 (default: never)
     bool all_active_only = false;  // lump only the class active on every sample
+    // After the hand-off an individual neuron joins the class of its pattern once it has been smooth
+    // with that pattern on this many consecutive accepted steps (0: no joins after the hand-off).
+    std::size_t join_after = 2;
     // Per-step tubes of the lumped neurons (Phi_S tube times theta_j(T0), O(m) per step). false:
     // FlowStep::tube entries of lumped neurons are NOT enclosures (FlowStep::residual still is);
     // the state and snapshots are always enclosures.
@@ -129,6 +132,7 @@ struct FlowStep {
 struct FlowSnapshot {
     double t = 0;
     TwoLayerParams<IntervalD> state;  // every solution at time t
+    std::vector<IntervalD> residual;  // h(x_k) - y_k at t (lumped classes by their moments)
 };
 
 struct FlowStats {
@@ -140,7 +144,9 @@ struct FlowStats {
     std::size_t transversal_crossings = 0;
     std::size_t lumped_neuron_steps = 0;   // (neuron, step) pairs carried by a lumped class
     std::size_t lumped_at_handoff = 0;     // neurons lumped at the hand-off
-    std::size_t lumped_left = 0;           // neurons that left their class (individual since)
+    std::size_t lumped_left = 0;           // members that left their class (individual since)
+    std::size_t lumped_joined = 0;         // neurons that joined a class after the hand-off
+    std::size_t lumped_max_cohorts = 0;    // largest number of cohorts (members grouped by joining time)
     std::size_t lumped_rereferences = 0;   // screening references (one per class at the hand-off)
     double h_smallest = 0, h_largest = 0;
     // Wall-clock seconds (diagnostics only, never used in a decision): whole run, and the
@@ -172,7 +178,7 @@ struct FlowResult {
     std::vector<char> lumped;          // neuron carried by a lumped class at t_reached
     struct LumpedClass {
         std::uint32_t pattern = 0;     // bit k: active on sample k
-        std::size_t members_at_handoff = 0, members = 0;
+        std::size_t members_at_handoff = 0, joined = 0, members = 0;  // joined: after the hand-off
         std::vector<IntervalD> moment; // M_S at t_reached, (d+1) x (d+1) row-major
     };
     std::vector<LumpedClass> classes;  // when lumping was on

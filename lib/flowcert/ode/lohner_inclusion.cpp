@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 
 namespace flowcert::ode {
 
@@ -26,9 +27,11 @@ Eigen::MatrixXd midpoints(const IMatrixD& A) {
 
 IVectorD times(const IMatrixD& A, const IVectorD& x) { return linalg::mul(A, x); }
 
-// c + C r0 + B r (interval hull of the doubleton)
+// sum_i C_i r_i + B r + e: the set minus its centre
 IVectorD doubleton_offset(const LohnerSet& s) {
-    return times(exact_matrix(s.C), s.r0) + times(exact_matrix(s.B), s.r);
+    IVectorD off = times(exact_matrix(s.B), s.r) + s.pending;
+    for (const auto& part : s.parts) off += times(exact_matrix(part.C), part.r);
+    return off;
 }
 
 }  // namespace
@@ -37,15 +40,15 @@ LohnerSet LohnerSet::from_box(const std::vector<IntervalD>& box) {
     const Eigen::Index N = static_cast<Eigen::Index>(box.size());
     LohnerSet s;
     s.c.resize(N);
-    s.r0.resize(N);
-    s.r = IVectorD::Constant(N, I(0));
+    LohnerSet::Part part{Eigen::MatrixXd::Identity(N, N), IVectorD(N)};
     for (Eigen::Index i = 0; i < N; ++i) {
         s.c(i) = mid(box[static_cast<std::size_t>(i)]);
-        s.r0(i) = box[static_cast<std::size_t>(i)] - I::exact(s.c(i));
+        part.r(i) = box[static_cast<std::size_t>(i)] - I::exact(s.c(i));
     }
-    s.C = Eigen::MatrixXd::Identity(N, N);
+    s.parts.push_back(std::move(part));
     s.B = Eigen::MatrixXd::Identity(N, N);
-    s.B_inverse = linalg::identity<IntervalD>(N, 53);
+    s.r = IVectorD::Constant(N, I(0));
+    s.pending = IVectorD::Constant(N, I(0));
     return s;
 }
 
@@ -57,15 +60,65 @@ std::vector<IntervalD> LohnerSet::box() const {
 }
 
 void LohnerSet::add(const std::vector<IntervalD>& delta) {
-    const Eigen::Index N = c.size();
-    IVectorD e(N);
-    for (Eigen::Index i = 0; i < N; ++i) {
+    // the centre moves to a point of the shifted centre box, so the set keeps containing it (the
+    // mean-value form of the next step evaluates the Jacobian on a box holding the segment [c, x0])
+    for (Eigen::Index i = 0; i < c.size(); ++i) {
         const I moved = I::exact(c(i)) + delta[static_cast<std::size_t>(i)];
         const double cn = mid(moved);
-        e(i) = moved - I::exact(cn);  // c + delta = cn + e exactly, for the true shift
+        pending(i) += moved - I::exact(cn);  // c + delta = cn + e exactly, for the true shift
         c(i) = cn;
     }
-    r += times(B_inverse, e);
+}
+
+void LohnerSet::append(const std::vector<IntervalD>& box) {
+    if (c.size() == 0) {
+        *this = from_box(box);
+        return;
+    }
+    const LohnerSet extra = from_box(box);
+    const Eigen::Index N = c.size(), K = extra.c.size();
+    auto embed = [&](const Eigen::MatrixXd& A, bool lower) {  // A in the top-left (or bottom-right) corner
+        Eigen::MatrixXd M = Eigen::MatrixXd::Zero(N + K, N + K);
+        if (lower) M.bottomRightCorner(K, K) = A;
+        else M.topLeftCorner(N, N) = A;
+        return M;
+    };
+    auto extend = [&](const IVectorD& v, const IVectorD& w) {
+        IVectorD out(N + K);
+        out << v, w;
+        return out;
+    };
+    const IVectorD zN = IVectorD::Constant(N, I(0)), zK = IVectorD::Constant(K, I(0));
+    for (auto& part : parts) {
+        part.C = embed(part.C, false);
+        part.r = extend(part.r, zK);
+    }
+    parts.push_back({embed(extra.parts[0].C, true), extend(zN, extra.parts[0].r)});
+    Eigen::VectorXd c2(N + K);
+    c2 << c, extra.c;
+    c = c2;
+    Eigen::MatrixXd B2 = embed(B, false);
+    B2.bottomRightCorner(K, K) = extra.B;
+    B = B2;
+    r = extend(r, extra.r);
+    pending = extend(pending, extra.pending);
+}
+
+void LohnerSet::zero_components(std::size_t first, std::size_t count) {
+    for (std::size_t i = first; i < first + count; ++i) {
+        const Eigen::Index ii = static_cast<Eigen::Index>(i);
+        c(ii) = 0;
+        for (auto& part : parts) part.C.row(ii).setZero();
+        B.row(ii).setZero();
+        pending(ii) = I(0);
+    }
+}
+
+void LohnerSet::freeze() {
+    const Eigen::Index N = c.size();
+    parts.push_back({B, r});
+    B = Eigen::MatrixXd::Identity(N, N);
+    r = IVectorD::Constant(N, I(0));
 }
 
 std::vector<double> deviation_bound(const linalg::IMatrixD& J, const std::vector<double>& C, double H) {
@@ -154,7 +207,9 @@ LohnerStepResult lohner_inclusion_step(const taylor::VectorField& field, const s
     std::vector<I> cc(N * (p + 1));
     for (std::size_t i = 0; i < N; ++i)
         for (int k = 0; k <= p; ++k) cc[i * (p + 1) + k] = ev.coeff(static_cast<int>(i), k);
-    load(set.box(), uc);
+    std::vector<I> hull_set = set.box();  // contains the centre (hull taken for safety)
+    for (std::size_t i = 0; i < N; ++i) hull_set[i] = hull(hull_set[i], cpt[i]);
+    load(hull_set, uc);
     if (auto r = ev.compute_c1(v, p); !r.ok()) return fail(r, "jet over the set");
     std::vector<I> dc(N * (p + 1) * N);
     for (std::size_t i = 0; i < N; ++i)
@@ -199,7 +254,7 @@ LohnerStepResult lohner_inclusion_step(const taylor::VectorField& field, const s
         const double lt = mag(cc[i * (p + 1) + p]) * std::pow(H, p);
         res.last_term = std::max(res.last_term, lt);
     }
-    // 4. the set at s = h: T(c) + A_T (C r0 + B r) + h^{p+1} x_{p+1}(W) + E
+    // 4. the set at s = h: T(c) + A_T (sum_i C_i r_i + B r + e) + h^{p+1} x_{p+1}(W) + E
     I hp = I(1);
     for (int k = 0; k <= p; ++k) hp = hp * in.h;
     IMatrixD AT(N, N);
@@ -221,20 +276,28 @@ LohnerStepResult lohner_inclusion_step(const taylor::VectorField& field, const s
         out.c(i) = mid(z[i]);
         z0(i) = z[i] - I::exact(out.c(i));
     }
-    const IMatrixD AC = linalg::mul(AT, exact_matrix(set.C));
-    out.C = midpoints(AC);
-    const IMatrixD dC = AC - exact_matrix(out.C);
+    // the exactly propagated parts: C_i <- mid(A_T C_i), (A_T C_i - C_i') r_i into r
+    IVectorD carried = z0 + times(AT, set.pending);
+    out.parts.clear();
+    for (const auto& part : set.parts) {
+        const IMatrixD AC = linalg::mul(AT, exact_matrix(part.C));
+        LohnerSet::Part np{midpoints(AC), part.r};
+        carried += times(AC - exact_matrix(np.C), part.r);
+        out.parts.push_back(std::move(np));
+    }
     const IMatrixD AB = linalg::mul(AT, exact_matrix(set.B));
     const auto qr = linalg::orthogonal_basis<IntervalD>(midpoints(AB));
+    IMatrixD Binv;
     if (qr.status == linalg::QrStatus::proven) {
         out.B = qr.Q_double;
-        out.B_inverse = qr.Q_inverse;
+        Binv = qr.Q_inverse;
     } else {  // keep going without re-orthogonalization (valid, only wider)
         out.B = Eigen::MatrixXd::Identity(N, N);
-        out.B_inverse = linalg::identity<IntervalD>(N, 53);
+        Binv = linalg::identity<IntervalD>(N, 53);
     }
-    out.r0 = set.r0;
-    out.r = times(linalg::mul(out.B_inverse, AB), set.r) + times(out.B_inverse, times(dC, set.r0) + z0);
+    // the shifts e not yet absorbed: x(h) also carries A_T e (in `carried`)
+    out.r = times(linalg::mul(Binv, AB), set.r) + times(Binv, carried);
+    out.pending = IVectorD::Constant(N, I(0));
     for (std::size_t i = 0; i < N; ++i)
         if (!is_bounded(out.r(i)) || !is_bounded(z[i])) {
             res.reason = "lohner_inclusion_step: unbounded enclosure";

@@ -46,23 +46,36 @@
 
 namespace flowcert::ode {
 
-// x in c + C r0 + B r for the true state(s): c, C, B exact doubles, r0, r interval vectors,
-// B_inverse an enclosure of B^{-1}.
+// x in c + sum_i C_i r_i + B r + e for the true state(s): c, C_i, B exact doubles, r_i, r, e
+// interval vectors. The parts C_i r_i are propagated without wrapping (C_i <- mid(A C_i), the
+// rounding of the product into r); the part B r is Lohner's QR-stabilized one, which collects each
+// step's local errors; freeze() turns it into a new exactly propagated part (a multi-parallelepiped
+// form of Zgliczynski's doubleton). e: shifts not yet absorbed (add(); the next step maps it by its
+// Jacobian). The set contains its centre c (every operation keeps 0 in the offset).
 struct LohnerSet {
+    struct Part {
+        Eigen::MatrixXd C;
+        linalg::IVectorD r;
+    };
     Eigen::VectorXd c;
-    Eigen::MatrixXd C;
-    linalg::IVectorD r0;
+    std::vector<Part> parts;
     Eigen::MatrixXd B;
-    linalg::IMatrixD B_inverse;
     linalg::IVectorD r;
+    linalg::IVectorD pending;
 
     static LohnerSet from_box(const std::vector<IntervalD>& box);
     std::size_t dimension() const { return static_cast<std::size_t>(c.size()); }
     // Interval hull of the set.
     std::vector<IntervalD> box() const;
-    // Every state x becomes x + e for some e in `delta` (e.g. a block removed from a sum): the
-    // midpoint moves the centre, the rest enters r through B^{-1}.
+    // Every state x becomes x + e for some e in `delta` (e.g. a block removed from a sum).
     void add(const std::vector<IntervalD>& delta);
+    // New components, independent of the others, in the box `box` (block-diagonal extension).
+    void append(const std::vector<IntervalD>& box);
+    // The true states have components [first, first + count) exactly 0 (e.g. an empty sum): those
+    // rows of c, C_i, B and e become 0 (B may become singular: no step needs its inverse).
+    void zero_components(std::size_t first, std::size_t count);
+    // B r becomes an exactly propagated part; B = I, r = 0.
+    void freeze();
 };
 
 struct LohnerStepInput {
