@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 enum Tag : int { tag_work = 71, tag_stop = 72, tag_result = 73 };
 
 // The files a verifier writes for a case, relative to <out>/<paper>/<case>.
-const char* const kReportExtensions[] = {".json", ".html", ".md", ".log"};
+const char* const kReportExtensions[] = {".json", ".html", ".md", ".log", ".check.json"};
 
 // Messages are lists of byte strings (log files need not be UTF-8, so no JSON on the wire):
 // u64 count, then per part u64 length + bytes.

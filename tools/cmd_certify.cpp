@@ -27,6 +27,8 @@
 #include <thread>
 
 #include "certify_mpi.hpp"
+#include "process.hpp"
+#include "recheck.hpp"
 #include "command_registry.hpp"
 
 extern char** environ;
@@ -38,11 +40,8 @@ namespace cert = flowcert::cert;
 
 using Outcome = flowcert::tools::CaseOutcome;  // shared with the MPI path (certify_mpi.hpp)
 
-fs::path self_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::current_path() : exe.parent_path();
-}
+using flowcert::tools::run_process;
+using flowcert::tools::self_dir;
 
 std::string read_text(const fs::path& f, std::size_t cap = 1 << 20) {
     std::ifstream in(f, std::ios::binary);
@@ -69,38 +68,6 @@ std::string html_escape(const std::string& s) {
     return o;
 }
 
-// Runs one verifier process; returns its exit code (or -signal, or -1000 on timeout).
-int run_process(const fs::path& exe, const std::vector<std::string>& args, const fs::path& log, double timeout) {
-    std::vector<std::string> all{exe.string()};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid = 0;
-    const int err = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (err != 0) return -2000;
-    const auto t0 = std::chrono::steady_clock::now();
-    int status = 0;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, timeout > 0 ? WNOHANG : 0);
-        if (r == pid) break;
-        if (r < 0) return -2000;
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout) {
-            kill(pid, SIGKILL);  // our own child, by its pid
-            waitpid(pid, &status, 0);
-            return -1000;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return WIFSIGNALED(status) ? -WTERMSIG(status) : -2000;
-}
-
 // The verifier executable of a case, or nullopt (and o.verdict / o.message say why).
 std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     cert::CaseHeader h;
@@ -117,7 +84,8 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     const fs::path exe = verifiers / h.verifier;
     if (!std::regex_match(h.verifier, name_re) || !fs::exists(exe)) {
         o.verdict = "MISSING VERIFIER";
-        o.message = "no verifier '" + h.verifier + "' (looked for " + exe.string() + ")";
+        o.message = o.file.string() + ":" + std::to_string(h.verifier_line) + ": key 'verifier': no verifier '" +
+                    h.verifier + "' (looked for " + exe.string() + ")";
         return std::nullopt;
     }
     return exe;
@@ -176,8 +144,26 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     if (rc == 0) p.message = "exit 0 but no part file; " + p.message;
 }
 
+// `--check`: the certificate re-validated by a fresh run (tools/recheck.hpp), the result in the
+// sidecar <case>.check.json; a rejected certificate is the case's outcome "CHECK REJECTED".
+void recheck_case(Outcome& o, const fs::path& json, const fs::path& verifiers) {
+    const fs::path sidecar = json.parent_path() / (json.stem().string() + ".check.json");
+    try {
+        const nlohmann::json j = nlohmann::json::parse(read_text(json, std::size_t{256} << 20));
+        const auto r = flowcert::tools::recheck(j, {.mode = flowcert::tools::RerunMode::always, .verifiers = verifiers});
+        std::ofstream(sidecar) << flowcert::tools::recheck_json(r).dump(2) << "\n";
+        if (!r.result.accepted) {
+            o.verdict = "CHECK REJECTED";
+            o.message = r.result.problems.empty() ? r.result.summary() : r.result.problems.front();
+        }
+    } catch (const std::exception& e) {
+        o.verdict = "CHECK REJECTED";
+        o.message = std::string("flowcert check: ") + e.what();
+    }
+}
+
 void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double timeout, long precision,
-              const std::vector<std::string>& extra_args = {}) {
+              const std::vector<std::string>& extra_args = {}, bool check = false) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto exe_found = case_verifier(o, verifiers);
     if (!exe_found) return;
@@ -188,6 +174,8 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     const fs::path log = dir / (stem.string() + ".log");
     const fs::path json = dir / (stem.string() + ".json");
     fs::remove(json);  // never report a stale certificate
+    std::error_code rm_ec;
+    fs::remove(dir / (stem.string() + ".check.json"), rm_ec);
     std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string(), "--quiet"};
     if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
     args.insert(args.end(), extra_args.begin(), extra_args.end());  // --sweep-merge PART... (not recorded)
@@ -198,7 +186,7 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     if (rc == ec::bad_input) o.verdict = "BAD INPUT";
     else if (rc == ec::environment) o.verdict = "ENVIRONMENT";
     else if (rc == -1000) o.verdict = "TIMEOUT";
-    else if (rc < 0 || rc > 5) o.verdict = "CRASHED";
+    else if (rc < 0 || rc > ec::outside_hypotheses) o.verdict = "CRASHED";
     if (!o.verdict.empty()) {
         o.message = rc == -1000 ? "killed after " + std::to_string(timeout) + " s" : last_lines(logtext, 3);
         if (rc < 0 && rc > -1000) o.message = "terminated by signal " + std::to_string(-rc) + ": " + o.message;
@@ -215,10 +203,26 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
         if (!v || cert::exit_code_for(*v) != rc) {
             o.message = "exit code " + std::to_string(rc) + " disagrees with the certificate's verdict " + o.verdict;
             o.verdict = "CRASHED";
+        } else if (check) {
+            recheck_case(o, json, verifiers);
         }
     } catch (const std::exception& e) {
         o.verdict = "CRASHED";
         o.message = "exit code " + std::to_string(rc) + " but no readable certificate (" + e.what() + "); " + last_lines(logtext, 2);
+    }
+}
+
+// "35/35" (decisive checks recomputed by the fresh run of --check), or "" without a sidecar.
+std::string rederived_text(const fs::path& out, const Outcome& o) {
+    std::error_code ec;
+    const fs::path f = out / (o.rel + ".check.json");
+    if (!fs::is_regular_file(f, ec)) return "";
+    try {
+        const auto j = nlohmann::json::parse(read_text(f));
+        return std::to_string(j.at("decisive_rederived").get<int>()) + "/" + std::to_string(j.at("decisive").get<int>()) +
+               (j.at("accepted").get<bool>() ? "" : " REJECTED");
+    } catch (const std::exception&) {
+        return "unreadable";
     }
 }
 
@@ -239,13 +243,14 @@ void write_index(const std::vector<Outcome>& outs, const fs::path& out, const st
       << ", " << cert::utc_now_iso8601() << ".</p>\n";
     if (!banner.empty()) h << "<p id=\"incomplete\" class=\"mismatch\">" << html_escape(banner) << "</p>\n";
     h << "<table id=\"cases\">\n<tr><th>verifier</th><th>case</th><th>verdict</th><th>expected</th><th>result</th>"
-         "<th>wall time (s)</th><th>report</th><th>reason</th></tr>\n";
+         "<th>wall time (s)</th><th>re-derived</th><th>report</th><th>reason</th></tr>\n";
     for (const auto& o : outs) {
         char wt[32];
         std::snprintf(wt, sizeof wt, "%.2f", o.wall_time);
         h << "<tr><td>" << html_escape(o.verifier) << "</td><td>" << html_escape(o.rel) << "</td><td class=\""
           << html_escape(o.verdict) << "\">" << html_escape(o.verdict) << "</td><td>" << html_escape(o.expect)
-          << "</td><td class=\"" << (o.ok ? "ok\">as expected" : "mismatch\">MISMATCH") << "</td><td>" << wt << "</td><td>";
+          << "</td><td class=\"" << (o.ok ? "ok\">as expected" : "mismatch\">MISMATCH") << "</td><td>" << wt << "</td><td>"
+          << html_escape(rederived_text(out, o)) << "</td><td>";
         if (o.report) h << "<a href=\"" << html_escape(o.rel) << ".html\">html</a> <a href=\"" << html_escape(o.rel) << ".json\">json</a>";
         h << "</td><td>" << html_escape(o.message.substr(0, 300)) << "</td></tr>\n";
     }
@@ -261,7 +266,8 @@ void write_index(const std::vector<Outcome>& outs, const fs::path& out, const st
         md << "| " << o.verifier << " | [" << o.rel << "](" << o.rel << ".md) | " << o.verdict << " | " << o.expect << " | "
            << (o.ok ? "as expected" : "**MISMATCH**") << " | " << o.wall_time << " |\n";
         summary.push_back({{"case", o.rel}, {"verifier", o.verifier}, {"verdict", o.verdict}, {"expect", o.expect},
-                           {"as_expected", o.ok}, {"wall_time_seconds", o.wall_time}, {"message", o.message}});
+                           {"as_expected", o.ok}, {"wall_time_seconds", o.wall_time}, {"message", o.message},
+                           {"rederived", rederived_text(out, o)}});
     }
     std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
 }
@@ -275,16 +281,21 @@ int run_certify(int argc, char** argv) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
     long precision = 0;
-    bool quiet = false, mpi = false, no_sweep_split = false;
+    bool quiet = false, mpi = false, no_sweep_split = false, check = false;
     app.add_option("--cases", cases_dir, "directory of case files (searched recursively for *.toml)");
     app.add_option("--only", only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
-    app.add_option("--label", label, "run only cases with this label (fast, slow)");
+    app.add_option("--label", label,
+                   "run only cases with this label (fast, slow, paper); without it and without --only, every case "
+                   "except those labelled paper (paper-size runs of 30 minutes or more)");
     app.add_option("--out", out_dir, "report directory (index.html, <paper>/<case>.{json,html,md,log})");
     app.add_option("--jobs,-j", jobs, "cases run in parallel")->check(CLI::Range(1u, 256u));
     app.add_option("--verifiers", verifiers_dir, "directory of verifier executables (default: ../verifiers next to flowcert)");
     app.add_option("--timeout", timeout, "seconds before a verifier is killed (0: no limit)");
     app.add_option("--precision", precision, "passed to every verifier as --precision");
     app.add_flag("--quiet", quiet, "print only mismatches and the summary");
+    app.add_flag("--check", check,
+                 "re-check every certificate written (flowcert check --rerun: a fresh run of the verifier on the "
+                 "embedded case, compared check by check); a rejected certificate is a mismatch");
     app.add_flag("--mpi", mpi,
                  "distribute the cases over the MPI ranks (mpirun -np N flowcert certify --mpi ...); rank 0 writes "
                  "the reports; --jobs is then per rank (default 1)");
@@ -318,7 +329,7 @@ int run_certify(int argc, char** argv) {
     // One case through the verifier subprocess path; every failure becomes the case's outcome.
     auto run_one = [&](Outcome& o) {
         try {
-            run_case(o, verifiers, out_dir, timeout, precision);
+            run_case(o, verifiers, out_dir, timeout, precision, {}, check);
         } catch (const std::exception& e) {
             o.verdict = "CRASHED";
             o.message = e.what();
@@ -357,7 +368,7 @@ int run_certify(int argc, char** argv) {
             std::vector<std::string> extra{"--sweep-merge"};
             for (const auto& f : parts) extra.push_back(f.string());
             try {
-                run_case(o, verifiers, out_dir, timeout, precision, extra);
+                run_case(o, verifiers, out_dir, timeout, precision, extra, check);
             } catch (const std::exception& e) {
                 o.verdict = "CRASHED";
                 o.message = e.what();
@@ -386,10 +397,15 @@ int run_certify(int argc, char** argv) {
                        fnmatch(g.c_str(), base.c_str(), 0) == 0 || fnmatch(g.c_str(), (o.rel + ".toml").c_str(), 0) == 0;
             }))
             continue;
-        if (!label.empty()) {
+        // --label L: the cases labelled L; without it every case except the paper-size runs (label
+        // `paper`, 30 minutes or more each), unless --only names them.
+        if (!label.empty() || only.empty()) {
             try {
                 const auto h = cert::read_case_header(f);
-                if (std::find(h.labels.begin(), h.labels.end(), label) == h.labels.end()) continue;
+                const auto has = [&](const std::string& l) {
+                    return std::find(h.labels.begin(), h.labels.end(), l) != h.labels.end();
+                };
+                if (!label.empty() ? !has(label) : has("paper")) continue;
             } catch (const cert::CaseError&) {
                 // keep it: the run reports the bad case file
             }
@@ -428,6 +444,14 @@ int run_certify(int argc, char** argv) {
                     o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
     }
     std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    // a case file that cannot be read or names no verifier is bad input, not a mismatch
+    bool bad = false;
+    for (const auto& o : outs)
+        if (!o.ok && (o.verdict == "BAD INPUT" || o.verdict == "MISSING VERIFIER")) {
+            std::cerr << "flowcert certify: " << o.message << "\n";
+            bad = true;
+        }
+    if (bad) return ec::bad_input;
     return ok == outs.size() ? 0 : 1;
 }
 

@@ -13,4 +13,5 @@
 #include "interval/decimal.hpp"
 #include "interval/self_test.hpp"
 #include "interval/traits.hpp"
+#include "interval/proof_status.hpp"
 #undef FLOWCERT_INTERVAL_INTERNAL

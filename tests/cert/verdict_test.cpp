@@ -56,10 +56,14 @@ TEST_CASE("a body whose check throws half way cannot produce CERTIFIED", "[cert]
     CHECK_FALSE(r.completed());
 }
 
-TEST_CASE("one disproven check makes the verdict REFUTED even with unproven others", "[cert][verdict]") {
+TEST_CASE("a false conclusion refutes only in a completed run with no check left unrun", "[cert][verdict]") {
     Report r;
     r.plan("never");
     r.check_le("false", "[t]", IntervalD(3), IntervalD(2));
+    CHECK(r.verdict() == Verdict::inconclusive);  // not completed
+    r.mark_completed();
+    CHECK(r.verdict() == Verdict::inconclusive);  // "never" may be a hypothesis that was never checked
+    r.check_true("never", "[t]", false, "not proven");  // ran, not proven: the false conclusion stands on its own
     CHECK(r.verdict() == Verdict::refuted);
     r.set_error("boom");
     CHECK(r.verdict() == Verdict::error);
@@ -74,4 +78,105 @@ TEST_CASE("verdicts map to the exit codes of DESIGN.md and print in capitals", "
     CHECK(parse_verdict("refuted") == Verdict::refuted);
     CHECK(parse_verdict("CERTIFIED") == Verdict::certified);
     CHECK_FALSE(parse_verdict("maybe").has_value());
+}
+
+// ---- roles (issue 14): the verdict follows mechanically from hypotheses, steps and conclusions ----
+
+TEST_CASE("a false hypothesis puts the instance OUTSIDE_HYPOTHESES, never REFUTED", "[cert][verdict][roles]") {
+    Report r;
+    r.hypothesis("epsilon < 1/3", "[t]").lt({"epsilon", IntervalD::bounds(0.5, 0.5)}, exact("1/3"));
+    r.conclusion("gap <= bound", "[t]").le(IntervalD(3), IntervalD(2));  // false too, but the theorem does not apply
+    r.mark_completed();
+    CHECK(r.verdict() == Verdict::outside_hypotheses);
+    CHECK_THAT(r.verdict_reason(), Catch::Contains("hypothesis 'epsilon < 1/3' is false"));
+    CHECK(exit_code_for(Verdict::outside_hypotheses) == exit_code::outside_hypotheses);
+    CHECK(to_string(Verdict::outside_hypotheses) == "OUTSIDE_HYPOTHESES");
+    CHECK(parse_verdict("outside_hypotheses") == Verdict::outside_hypotheses);
+}
+
+TEST_CASE("a false conclusion refutes only when every hypothesis is proven", "[cert][verdict][roles]") {
+    Report proven_hyp;
+    proven_hyp.hypothesis("h", "[t]").positive(IntervalD(1));
+    proven_hyp.conclusion("c", "[t]").le(IntervalD(3), IntervalD(2));
+    proven_hyp.mark_completed();
+    CHECK(proven_hyp.verdict() == Verdict::refuted);
+    CHECK_THAT(proven_hyp.verdict_reason(), Catch::Contains("conclusion 'c' is false although every hypothesis is proven"));
+
+    Report open_hyp;
+    open_hyp.hypothesis("h", "[t]").positive(IntervalD::bounds(-1, 1));  // not proven
+    open_hyp.conclusion("c", "[t]").le(IntervalD(3), IntervalD(2));
+    open_hyp.mark_completed();
+    CHECK(open_hyp.verdict() == Verdict::inconclusive);
+    CHECK_THAT(open_hyp.verdict_reason(), Catch::Contains("hypothesis 'h' not proven"));
+}
+
+TEST_CASE("a step that fails on its whole enclosure is not proven, never a refutation", "[cert][verdict][roles]") {
+    Report r;
+    r.hypothesis("h", "[t]").positive(IntervalD(1));
+    const Check& s = r.step("tau > T", "[t]").lt(IntervalD(5), IntervalD(4));  // our sufficient condition fails
+    CHECK(s.status == CheckStatus::not_proven);
+    CHECK(s.witness.empty());
+    CHECK_THAT(s.reason, Catch::Contains("not of the theorem"));
+    r.conclusion("L >= L*", "[t]").implied_by({"h", "tau > T"});
+    r.mark_completed();
+    CHECK(r.verdict() == Verdict::inconclusive);
+    CHECK_THAT(r.verdict_reason(), Catch::Contains("step 'tau > T' not proven"));
+}
+
+TEST_CASE("a conclusion implied by proven premises certifies; a later premise updates it", "[cert][verdict][roles]") {
+    Report r;
+    r.plan("late premise");
+    r.hypothesis("h", "[t]").positive(IntervalD(1));
+    r.conclusion("c", "[t]").implied_by({"h", "late premise"});
+    r.mark_completed();
+    CHECK(r.find_check("c")->status == CheckStatus::not_proven);
+    CHECK(r.verdict() == Verdict::inconclusive);
+    r.step("late premise", "[t]").le(IntervalD(1), IntervalD(2));
+    CHECK(r.find_check("c")->status == CheckStatus::proven);
+    CHECK(r.verdict() == Verdict::certified);
+    CHECK_THROWS_AS(r.conclusion("d", "[t]").implied_by({"no such check"}), std::logic_error);
+}
+
+TEST_CASE("a trivially true or evidence check never carries a verdict", "[cert][verdict][roles]") {
+    Report r;
+    r.hypothesis("h", "[t]").positive(IntervalD(1));
+    r.conclusion("gap <= 2 D_max", "[t]").trivially_true("|G| <= 2 D_max for every input").le(IntervalD(1), IntervalD(2));
+    r.evidence("finite slope >= exponent", "[t]").le(IntervalD(3), IntervalD(2));  // false evidence: shown only
+    r.mark_completed();
+    CHECK(r.verdict() == Verdict::inconclusive);  // the only conclusion is trivial: checked on no instance
+    CHECK_THAT(r.verdict_reason(), Catch::Contains("checked on no instance"));
+    r.conclusion("gap <= C lambda^eps", "[t]").le(IntervalD(1), IntervalD(2));
+    CHECK(r.verdict() == Verdict::certified);
+}
+
+TEST_CASE("a hand-built check cannot be disproven without a relation", "[cert][verdict][roles]") {
+    Report r;
+    Check c;
+    c.name = "forged";
+    c.status = CheckStatus::disproven;
+    CHECK_THROWS_AS(r.record(c), std::logic_error);
+}
+
+TEST_CASE("within decides with the inner bounds of computed bounds; the hull test would be unsound",
+          "[cert][checks][roles]") {
+    // x in [e - t, e + t] with e in [0.9, 1.1], t = 0.1: the true set may be [0.8, 1.0] (e = 0.9),
+    // which does not contain x = 1.05, though the hull [0.8, 1.2] of the bound enclosures does.
+    Report r;
+    const IntervalD e = IntervalD::bounds(0.9, 1.1), t = IntervalD::bounds(0.1, 0.1);
+    const Check& c = r.conclusion("x near e", "[t]").within({"x", IntervalD::bounds(1.05, 1.05)}, {"e - t", e - t}, {"e + t", e + t});
+    CHECK(c.status == CheckStatus::not_proven);
+    const Check& d = r.conclusion("x near e, tight", "[t]")
+                         .within({"x", IntervalD::bounds(1.05, 1.05)}, {"e - t", IntervalD::bounds(0.9, 1.0)}, {"e + t", IntervalD::bounds(1.1, 1.2)});
+    CHECK(d.status == CheckStatus::proven);
+    CHECK(d.margin.has_value());
+    const Check& f = r.conclusion("x far", "[t]").within({"x", IntervalD(2)}, {"lo", IntervalD(0)}, {"hi", IntervalD(1)});
+    CHECK(f.status == CheckStatus::disproven);
+    CHECK_THROWS_AS(r.conclusion("computed box", "[t]").inside(IntervalD(1), IntervalD::bounds(0, 2)), std::logic_error);
+}
+
+TEST_CASE("margins are the slack relative to the bound", "[cert][checks][roles]") {
+    Report r;
+    CHECK(*r.conclusion("a", "[t]").le(IntervalD(1), IntervalD(2)).margin == Approx(0.5));
+    CHECK(*r.conclusion("b", "[t]").le(IntervalD(3), IntervalD(2)).margin == Approx(-1.0 / 3));
+    CHECK(*r.conclusion("c", "[t]").positive(IntervalD::bounds(1, 4)).margin == Approx(0.25));
 }

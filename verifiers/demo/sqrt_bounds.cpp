@@ -27,18 +27,18 @@ void run(cert::Context& ctx) {
                                         ") <= " + in.number_string("sqrt_upper") + " (bounds as exact decimals)";
 
     const IntervalMp r = sqrt(c);  // outward-rounded MPFI square root
-    ctx.report.check_le("sqrt lower bound", "[demo]", cert::exact("sqrt_lower", in.number_string("sqrt_lower")),
-                        {"sqrt(c)", r});
-    ctx.report.check_le("sqrt upper bound", "[demo]", {"sqrt(c)", r},
-                        cert::exact("sqrt_upper", in.number_string("sqrt_upper")));
+    ctx.report.conclusion("sqrt lower bound", "[demo]")
+        .le(cert::exact("sqrt_lower", in.number_string("sqrt_lower")), {"sqrt(c)", r});
+    ctx.report.conclusion("sqrt upper bound", "[demo]")
+        .le({"sqrt(c)", r}, cert::exact("sqrt_upper", in.number_string("sqrt_upper")));
 
     const IntervalMp e = exp(c);
     if (in.has("exp_lower"))
-        ctx.report.check_le("exp lower bound", "[demo]", cert::exact("exp_lower", in.number_string("exp_lower")),
-                            {"exp(c)", e});
+        ctx.report.conclusion("exp lower bound", "[demo]")
+            .le(cert::exact("exp_lower", in.number_string("exp_lower")), {"exp(c)", e});
     if (in.has("exp_upper"))
-        ctx.report.check_le("exp upper bound", "[demo]", {"exp(c)", e},
-                            cert::exact("exp_upper", in.number_string("exp_upper")));
+        ctx.report.conclusion("exp upper bound", "[demo]")
+            .le({"exp(c)", e}, cert::exact("exp_upper", in.number_string("exp_upper")));
 
     // A table and two plots, to show the report machinery (display only).
     cert::Table& t = ctx.report.table("enclosures", {"quantity", "enclosure", "width"});

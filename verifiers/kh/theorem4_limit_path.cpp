@@ -174,9 +174,10 @@ void run_typed(cert::Context& ctx) {
         return;
     }
     const I Nstar = ts.ncf_value, Dmax = ts.delta_max;
-    rep.check_positive(NPOS, "[KH2025, Sec. 2 (positive KKT point)]", {"N(w*)", Nstar});
-    rep.check_positive(DPOS, "[KH2025, Sec. 2; Lemma 20, eq. (15)]",
-                       {"Delta_max = 2 N(w*) - lambda_max(Q^T Hess N Q)", Dmax});
+    // Theorem 4's hypothesis: w0 is in the stable set of a Delta-second-order positive KKT point w*.
+    rep.hypothesis(NPOS, "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(w*)", Nstar});
+    rep.hypothesis(DPOS, "[KH2025, Sec. 2; Lemma 20, eq. (15)]")
+        .positive({"Delta_max = 2 N(w*) - lambda_max(Q^T Hess N Q)", Dmax});
     cert::Table& kt = rep.table("KKT point and NCF quantities (certified enclosures)", {"quantity", "enclosure"});
     for (int j = 0; j < P; ++j) kt.add_row({"w*: " + arch.parameter_name(j), to_string(kkt.u(j), 17)});
     kt.add_row({"N(w*)", to_string(Nstar, 17)});

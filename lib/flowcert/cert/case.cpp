@@ -2,10 +2,13 @@
 // computation (docs/user-guide.md, "Writing a case file").
 #include <flowcert/cert.hpp>
 
+#include "case_arrays.hpp"
+
 #include <gmpxx.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -24,6 +27,7 @@ struct CaseNode {
 
 struct CaseData {
     std::string file;
+    std::string text;    // the file's bytes, embedded in certificates
     std::string sha256;
     toml::table root;
     std::unique_ptr<CaseNode> root_node;
@@ -51,7 +55,7 @@ std::vector<KeySpec> common_keys() {
         {.name = "verifier", .type = KeyType::string, .description = "the verifier that runs this case, e.g. \"demo/sqrt_bounds\"",
          .constraint = Constraint::nonempty},
         {.name = "expect", .type = KeyType::string, .description = "the verdict CI expects",
-         .choices = {"certified", "refuted", "inconclusive"}},
+         .choices = {"certified", "refuted", "outside_hypotheses", "inconclusive"}},
         {.name = "labels", .type = KeyType::strings, .description = "CTest labels, e.g. [\"fast\"] or [\"slow\"]",
          .required = false},
         {.name = "description", .type = KeyType::string, .description = "what the case is about", .required = false},
@@ -146,6 +150,9 @@ private:
                 constrain(mpq_class(std::to_string(k)), spec, line, key);
                 if (key == "precision" && prefix.empty() && (k < 2 || k > 100000))
                     fail(line, key, "precision must be between 2 and 100000 bits, got " + std::to_string(k));
+                if (k < spec.min_integer || k > spec.max_integer)
+                    fail(line, key, "must be an integer between " + std::to_string(spec.min_integer) + " and " +
+                                        std::to_string(spec.max_integer) + ", got " + std::to_string(k));
                 break;
             }
             case KeyType::number: number(v, spec, line, key); break;
@@ -229,7 +236,18 @@ private:
         } else {
             fail(line, key, "expected a number written as a string (e.g. \"1e-3\" or \"8/3\"), got " + type_name_of(v));
         }
+        in_double_range(q, line, key);
         constrain(q, spec, line, key);
+    }
+
+    // Verifiers convert numbers to IntervalD too: one outside the double range would become
+    // an unbounded or zero-width-at-0 enclosure, so it is refused here with its key.
+    void in_double_range(const mpq_class& q, long line, const std::string& key) {
+        if (sgn(q) == 0) return;
+        const mpq_class a = abs(q);
+        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::min());
+        if (a > big || a < small)
+            fail(line, key, "is outside the range of double numbers (0, or 2.2e-308 <= |x| <= 1.8e308)");
     }
 
     void constrain(const mpq_class& q, const KeySpec& spec, long line, const std::string& key) {
@@ -260,6 +278,7 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
                                            std::to_string(max_case_file_bytes) + " bytes)");
     if (text.find('\0') != std::string_view::npos)
         throw CaseError(source, 0, "", "not a text file (it contains NUL bytes); expected a TOML case file");
+    data->text = std::string(text);
     if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
         throw CaseError(source, 0, "", "the file is empty; a case needs at least `verifier = \"...\"` and `expect = \"...\"`");
     try {
@@ -276,6 +295,21 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
             keys.push_back(s);
         }
     }
+    if (schema) {  // array keys given as .npy files (case_arrays.hpp)
+        std::string files;
+        detail::expand_array_files(data->root, keys, source, files);
+        if (!files.empty()) {
+            // The embedded case must stand alone (flowcert check re-runs it): the case with its arrays written
+            // inline, exactly; its SHA-256 is the case's digest, so it covers the data.
+            std::ostringstream os;
+            os << toml::toml_formatter{data->root};
+            std::string header = "# " + source + " with its .npy arrays written inline (exact values). Files:\n";
+            std::istringstream in(files);
+            for (std::string line; std::getline(in, line);) header += "#   " + line + "\n";
+            data->text = header + os.str() + "\n";
+            data->sha256 = sha256_hex(data->text);
+        }
+    }
     Validator val(source, schema == nullptr);
     data->root_node = val.table(data->root, keys, "", 0);
     return data;
@@ -286,6 +320,8 @@ std::string read_file_capped(const std::filesystem::path& file) {
     const auto status = std::filesystem::status(file, ec);
     if (ec || !std::filesystem::exists(status)) throw CaseError(file.string(), 0, "", "cannot read the case file: no such file");
     if (std::filesystem::is_directory(status)) throw CaseError(file.string(), 0, "", "is a directory, not a case file");
+    if (!std::filesystem::is_regular_file(status))  // a FIFO or device would block or never end
+        throw CaseError(file.string(), 0, "", "is not a regular file (a pipe, socket or device); expected a TOML case file");
     const auto size = std::filesystem::file_size(file, ec);
     if (!ec && size > max_case_file_bytes)
         throw CaseError(file.string(), 0, "", "file too large (" + std::to_string(size) + " bytes; a case file may have at most " +
@@ -310,12 +346,12 @@ const KeySpec* find_spec(const CaseNode& n, std::string_view key) {
 std::string_view to_string(KeyType t) {
     switch (t) {
         case KeyType::string: return "a string";
-        case KeyType::number: return "a number written as a string, e.g. \"1e-3\" or \"8/3\"";
+        case KeyType::number: return "a number written as a string, e.g. \"1e-3\", \"8/3\" or \"0x1.999999999999ap-4\"";
         case KeyType::integer: return "an integer";
         case KeyType::boolean: return "a boolean (true or false)";
-        case KeyType::numbers: return "an array of numbers written as strings";
+        case KeyType::numbers: return "an array of numbers written as strings (or the name of a 1-D .npy file)";
         case KeyType::strings: return "an array of strings";
-        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers)";
+        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers, or the name of a 2-D .npy file)";
         case KeyType::table: return "a table";
         case KeyType::tables: return "an array of tables";
     }
@@ -345,15 +381,19 @@ Case Case::parse(std::string_view text, const std::string& source, const CaseSch
 }
 
 CaseHeader read_case_header(const std::filesystem::path& file) {
-    const std::string text = read_file_capped(file);
-    auto data = load_text(text, file.string(), nullptr);
+    return read_case_header_text(read_file_capped(file), file.string());
+}
+
+CaseHeader read_case_header_text(std::string_view text, const std::string& file) {
+    auto data = load_text(text, file, nullptr);
     Case c(data, data->root_node.get());
     CaseHeader h;
-    h.file = file.string();
+    h.file = file;
     h.verifier = c.verifier();
     h.expect = c.expect();
     h.labels = c.labels();
     h.description = c.description();
+    h.verifier_line = c.line_of("verifier");
     return h;
 }
 
@@ -363,6 +403,7 @@ const toml::node* get_node(const CaseNode& n, std::string_view key) { return n.t
 
 const std::string& Case::file() const { return data_->file; }
 const std::string& Case::sha256() const { return data_->sha256; }
+const std::string& Case::text() const { return data_->text; }
 
 std::string Case::verifier() const { return data_->root.get("verifier")->as_string()->get(); }
 Verdict Case::expect() const { return *parse_verdict(data_->root.get("expect")->as_string()->get()); }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -103,11 +104,32 @@ json check_json(const Check& c) {
     return {{"name", c.name},
             {"citation", c.citation},
             {"statement", c.statement},
+            {"role", std::string(to_string(c.role))},
             {"status", std::string(to_string(c.status))},
             {"relation", std::string(to_string(c.relation))},
             {"enclosures", e},
+            {"implied_by", c.implied_by},
             {"reason", c.reason},
-            {"witness", c.witness}};
+            {"witness", c.witness},
+            {"trivially_true", c.trivial},
+            {"margin", c.margin && std::isfinite(*c.margin) ? json(*c.margin) : json(nullptr)}};
+}
+
+Check check_from(const json& c) {
+    Check k;
+    k.name = c["name"];
+    k.citation = c["citation"];
+    k.statement = c["statement"];
+    k.role = *parse_role(c["role"].get<std::string>());
+    k.status = *parse_check_status(c["status"].get<std::string>());
+    parse_relation(c["relation"].get<std::string>(), k.relation);
+    for (const auto& e : c["enclosures"]) k.enclosures.push_back({e["name"], e["lo"], e["hi"]});
+    k.implied_by = c["implied_by"].get<std::vector<std::string>>();
+    k.reason = c["reason"];
+    k.witness = c["witness"];
+    k.trivial = c["trivially_true"];
+    if (c["margin"].is_number()) k.margin = c["margin"].get<double>();
+    return k;
 }
 
 }  // namespace
@@ -119,6 +141,7 @@ json to_json(const Report& r) {
     j["verifier"] = r.verifier;
     j["case"] = {{"name", r.case_name},
                  {"description", r.case_description},
+                 {"source", r.case_source},
                  {"expect", r.expected ? json(std::string(to_string(*r.expected))) : json(nullptr)},
                  {"labels", r.labels}};
     j["claim"] = {{"paper", r.claim.paper},
@@ -189,6 +212,7 @@ std::vector<std::string> schema_problems(const json& j) {
     if (need(j, "", "case", T::object)) {
         need(j["case"], "case.", "name", T::string);
         need(j["case"], "case.", "description", T::string);
+        need(j["case"], "case.", "source", T::string);
         need(j["case"], "case.", "labels", T::array);
         if (!j["case"].contains("expect")) p.push_back("missing field case.expect");
         else if (!j["case"]["expect"].is_null() &&
@@ -198,7 +222,8 @@ std::vector<std::string> schema_problems(const json& j) {
     if (need(j, "", "claim", T::object))
         for (const char* k : {"paper", "locator", "paper_statement", "proven_statement"}) need(j["claim"], "claim.", k, T::string);
     if (need(j, "", "verdict", T::string) && !parse_verdict(j["verdict"].get<std::string>()))
-        p.push_back("verdict '" + j["verdict"].get<std::string>() + "' is not one of CERTIFIED, REFUTED, INCONCLUSIVE, ERROR");
+        p.push_back("verdict '" + j["verdict"].get<std::string>() +
+                    "' is not one of CERTIFIED, REFUTED, OUTSIDE_HYPOTHESES, INCONCLUSIVE, ERROR");
     need(j, "", "verdict_reason", T::string);
     need(j, "", "completed", T::boolean);
     if (!j.contains("error")) p.push_back("missing field error");
@@ -207,7 +232,15 @@ std::vector<std::string> schema_problems(const json& j) {
         std::size_t i = 0;
         for (const auto& c : j["checks"]) {
             const std::string w = "checks[" + std::to_string(i++) + "].";
-            for (const char* k : {"name", "citation", "statement", "reason", "witness"}) need(c, w, k, T::string);
+            for (const char* k : {"name", "citation", "statement", "reason", "witness", "trivially_true"})
+                need(c, w, k, T::string);
+            if (need(c, w, "role", T::string) && !parse_role(c["role"].get<std::string>()))
+                p.push_back(w + "role '" + c["role"].get<std::string>() + "' is unknown");
+            if (need(c, w, "implied_by", T::array))
+                for (const auto& x : c["implied_by"])
+                    if (!x.is_string()) p.push_back(w + "implied_by has a non-string entry");
+            if (!c.is_object() || !c.contains("margin")) p.push_back("missing field " + w + "margin");
+            else if (!c["margin"].is_null() && !c["margin"].is_number()) p.push_back(w + "margin must be a number or null");
             if (need(c, w, "status", T::string) && !parse_check_status(c["status"].get<std::string>()))
                 p.push_back(w + "status '" + c["status"].get<std::string>() + "' is unknown");
             Relation rel;
@@ -260,19 +293,8 @@ Report report_from_json(const json& j) {
     if (j["case"]["expect"].is_string()) r.expected = parse_verdict(j["case"]["expect"].get<std::string>());
     r.labels = j["case"]["labels"].get<std::vector<std::string>>();
     r.claim = {j["claim"]["paper"], j["claim"]["locator"], j["claim"]["paper_statement"], j["claim"]["proven_statement"]};
-    for (const auto& c : j["checks"]) {
-        Check k;
-        k.name = c["name"];
-        k.citation = c["citation"];
-        k.statement = c["statement"];
-        k.status = *parse_check_status(c["status"].get<std::string>());
-        parse_relation(c["relation"].get<std::string>(), k.relation);
-        for (const auto& e : c["enclosures"]) k.enclosures.push_back({e["name"], e["lo"], e["hi"]});
-        k.reason = c["reason"];
-        k.witness = c["witness"];
-        if (k.status == CheckStatus::not_run) r.plan(k.name);
-        else r.record(k);  // throws if the stored status disagrees with the stored enclosures
-    }
+    r.case_source = j["case"]["source"];
+    for (const auto& c : j["checks"]) r.restore(check_from(c));  // statuses as stored; recheck_certificate judges them
     for (const auto& t : j["tables"]) {
         Table& tb = r.table(t["name"], t["columns"].get<std::vector<std::string>>());
         for (const auto& row : t["rows"]) tb.add_row(row.get<std::vector<std::string>>());
@@ -303,15 +325,33 @@ Report report_from_json(const json& j) {
 
 // ---- re-validation -------------------------------------------------------------------------
 
+int RecheckResult::count(const std::string& how, bool decisive_only) const {
+    int n = 0;
+    for (const auto& c : checks)
+        if (c.how == how && (c.decisive || !decisive_only)) ++n;
+    return n;
+}
+int RecheckResult::decisive() const {
+    int n = 0;
+    for (const auto& c : checks) n += c.decisive ? 1 : 0;
+    return n;
+}
+int RecheckResult::decisive_rederived() const { return count("rerun"); }
+
 std::string RecheckResult::summary() const {
     std::string s = accepted ? "ACCEPTED" : "REJECTED";
-    s += ": " + std::to_string(checks_rechecked) + " checks re-verified with exact rationals, " +
-         std::to_string(checks_not_recheckable) + " not re-checkable from stored data";
+    s += ": " + std::to_string(decisive_rederived()) + " of " + std::to_string(decisive()) +
+         " decisive checks recomputed by a fresh run";
+    const int implied = count("implied_by"), consistent = count("relation"), none = count("none");
+    if (implied) s += "; " + std::to_string(implied) + " re-derived from their premises' stored statuses";
+    if (consistent) s += "; " + std::to_string(consistent) + " consistent with their stored enclosures";
+    if (none) s += "; " + std::to_string(none) + " not re-derived";
+    if (!rerun) s += "; no fresh run (flowcert check --rerun recomputes every check)";
     for (const auto& p : problems) s += "\n  - " + p;
     return s;
 }
 
-RecheckResult recheck_certificate(const json& j) {
+RecheckResult recheck_certificate(const json& j, const RecheckOptions& options) {
     RecheckResult r;
     r.problems = schema_problems(j);
     if (!r.problems.empty()) return r;
@@ -327,38 +367,129 @@ RecheckResult recheck_certificate(const json& j) {
     const json& ps = v["precision_bits"];
     if (ps.get<long>() < 2) r.problems.push_back("provenance: precision_bits is not a valid precision");
 
-    std::vector<CheckStatus> statuses;
-    for (const auto& c : j["checks"]) {
-        const std::string name = c["name"];
-        const CheckStatus stored = *parse_check_status(c["status"].get<std::string>());
-        statuses.push_back(stored);
-        Relation rel = Relation::none;
-        parse_relation(c["relation"].get<std::string>(), rel);
-        if (rel == Relation::none) {
-            ++r.checks_not_recheckable;
-            continue;
-        }
-        if (stored == CheckStatus::not_run) continue;
-        std::vector<Enclosure> e;
-        for (const auto& x : c["enclosures"]) e.push_back({x["name"], x["lo"], x["hi"]});
-        try {
-            std::string why;
-            const CheckStatus s = evaluate_relation(rel, e, &why);
-            ++r.checks_rechecked;
-            if (s != stored)
-                r.problems.push_back("check '" + name + "' is recorded as " + std::string(to_string(stored)) +
-                                     " but its stored enclosures give " + std::string(to_string(s)) + ": " + why);
-        } catch (const std::exception& ex) {
-            r.problems.push_back("check '" + name + "': " + ex.what());
-        }
+    // The embedded case: its hash, and the common keys it states (a certificate relabelled or
+    // re-described does not match its own case text).
+    const std::string source = j["case"]["source"];
+    if (sha256_hex(source) != h)
+        r.problems.push_back("case: the embedded case text does not have the recorded SHA-256 " + h);
+    try {
+        const CaseHeader ch = read_case_header_text(source, "embedded case");
+        if (ch.verifier != j["verifier"].get<std::string>())
+            r.problems.push_back("case: the embedded case is for verifier '" + ch.verifier + "', the certificate says '" +
+                                 j["verifier"].get<std::string>() + "'");
+        if (ch.description != j["case"]["description"].get<std::string>())
+            r.problems.push_back("case: the description differs from the embedded case's");
+        if (!j["case"]["expect"].is_string() || parse_verdict(j["case"]["expect"].get<std::string>()) != ch.expect)
+            r.problems.push_back("case: expect differs from the embedded case's (" + std::string(to_string(ch.expect)) + ")");
+        if (ch.labels != j["case"]["labels"].get<std::vector<std::string>>())
+            r.problems.push_back("case: labels differ from the embedded case's");
+    } catch (const std::exception& e) {
+        r.problems.push_back(std::string("case: the embedded case cannot be read: ") + e.what());
     }
-    const Verdict recomputed = compute_verdict(statuses, j["completed"].get<bool>(), j["error"].is_string());
+    if (!options.case_file.empty()) {
+        std::ifstream in(options.case_file, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        if (!in && !in.eof()) r.problems.push_back("case file " + options.case_file + " cannot be read");
+        else if (sha256_hex(ss.str()) != h)
+            r.problems.push_back("case file " + options.case_file + " is not the case of this certificate (SHA-256 differs)");
+        const std::string stem = std::filesystem::path(options.case_file).stem().string();
+        if (stem != j["case"]["name"].get<std::string>())
+            r.problems.push_back("case file " + options.case_file + " is named '" + stem + "', the certificate says '" +
+                                 j["case"]["name"].get<std::string>() + "'");
+    }
+
+    // Every check: the role admits the status; relations re-evaluated with exact rationals;
+    // implications re-derived from the premises' stored statuses (premises come earlier).
+    std::deque<Check> checks;
+    std::map<std::string, std::size_t> index;
+    for (const auto& c : j["checks"]) {
+        Check k = check_from(c);
+        CheckRederivation d{k.name, k.role, k.role != Role::evidence && k.trivial.empty(), "none"};
+        if (index.count(k.name)) r.problems.push_back("check '" + k.name + "' appears twice");
+        if (k.role == Role::step && k.status == CheckStatus::disproven)
+            r.problems.push_back("check '" + k.name + "' is a step of the argument recorded as disproven (a step is never false)");
+        if (k.relation == Relation::implied_by) {
+            std::string failing;
+            bool ok = !k.implied_by.empty();
+            for (const auto& p : k.implied_by) {
+                const auto it = index.find(p);
+                if (it == index.end()) {
+                    r.problems.push_back("check '" + k.name + "' is implied by '" + p + "', which is not an earlier check");
+                    ok = false;
+                    continue;
+                }
+                const Check& q = checks[it->second];
+                if (status_for_role(q.role, q.status) != CheckStatus::proven) failing = p;
+            }
+            const CheckStatus derived = failing.empty() ? CheckStatus::proven : CheckStatus::not_proven;
+            if (ok && k.status != derived && k.status != CheckStatus::not_run)
+                r.problems.push_back("check '" + k.name + "' is recorded as " + std::string(to_string(k.status)) +
+                                     " but its premises give " + std::string(to_string(derived)));
+            if (ok) d.how = "implied_by";
+        } else if (k.relation != Relation::none && k.status != CheckStatus::not_run) {
+            try {
+                std::string why;
+                const CheckStatus s = status_for_role(k.role, evaluate_relation(k.relation, k.enclosures, &why));
+                if (s != k.status)
+                    r.problems.push_back("check '" + k.name + "' is recorded as " + std::string(to_string(k.status)) +
+                                         " but its stored enclosures give " + std::string(to_string(s)) + ": " + why);
+                else d.how = "relation";
+            } catch (const std::exception& ex) {
+                r.problems.push_back("check '" + k.name + "': " + ex.what());
+            }
+        }
+        index[k.name] = checks.size();
+        checks.push_back(std::move(k));
+        r.checks.push_back(d);
+    }
+    const Verdict recomputed = compute_verdict(summarize(checks), j["completed"].get<bool>(), j["error"].is_string());
     const std::string stored = j["verdict"];
     if (*parse_verdict(stored) != recomputed)
         r.problems.push_back("verdict " + stored + " does not follow from the checks, which give " +
                              std::string(to_string(recomputed)));
     r.accepted = r.problems.empty();
     return r;
+}
+
+void compare_rerun(const json& stored, const json& fresh, RecheckResult& result) {
+    result.rerun = true;
+    auto problem = [&](std::string p) {
+        result.problems.push_back("fresh run: " + std::move(p));
+        result.accepted = false;
+    };
+    if (fresh.value("verdict", std::string()) != stored["verdict"].get<std::string>())
+        problem("verdict " + fresh.value("verdict", std::string("?")) + ", the certificate says " +
+                stored["verdict"].get<std::string>());
+    if (!fresh.contains("checks") || !fresh["checks"].is_array()) {
+        problem("no checks in the fresh certificate");
+        return;
+    }
+    std::map<std::string, const json*> by_name;
+    for (const auto& c : fresh["checks"]) by_name[c.value("name", std::string())] = &c;
+    std::size_t i = 0;
+    for (const auto& c : stored["checks"]) {
+        const std::string name = c["name"];
+        CheckRederivation& d = result.checks.at(i++);
+        const auto it = by_name.find(name);
+        if (it == by_name.end()) {
+            problem("check '" + name + "' is not recorded by the fresh run");
+            continue;
+        }
+        const json& f = *it->second;
+        by_name.erase(it);
+        std::string diff;
+        for (const char* k : {"role", "status", "relation", "enclosures", "implied_by", "trivially_true"})
+            if (!f.contains(k) || f[k] != c[k]) diff += (diff.empty() ? "" : ", ") + std::string(k);
+        if (!diff.empty()) {
+            problem("check '" + name + "' differs in " + diff + " (stored " + c["status"].get<std::string>() +
+                    ", fresh " + f.value("status", std::string("?")) + ")");
+            continue;
+        }
+        d.how = "rerun";
+    }
+    for (const auto& [name, _] : by_name) problem("check '" + name + "' is recorded by the fresh run only");
+    if (result.problems.empty()) result.accepted = true;
 }
 
 // ---- HTML and Markdown -------------------------------------------------------------------
@@ -383,9 +514,39 @@ const char* verdict_class(Verdict v) {
     switch (v) {
         case Verdict::certified: return "certified";
         case Verdict::refuted: return "refuted";
+        case Verdict::outside_hypotheses: return "outside";
         case Verdict::inconclusive: return "inconclusive";
         default: return "error";
     }
+}
+
+// How a check's status reads for its role: a false hypothesis puts the instance outside the
+// theorem, a false conclusion is a counterexample.
+std::string status_text(const Check& c) {
+    if (!c.trivial.empty()) return std::string(to_string(c.status)) + " (trivially true)";
+    if (c.status == CheckStatus::disproven)
+        return c.role == Role::hypothesis ? "false: outside the hypotheses"
+               : c.role == Role::conclusion ? "false: counterexample"
+                                            : "false";
+    return std::string(to_string(c.status));
+}
+
+std::string margin_text(const Check& c) {
+    if (!c.margin) return "";
+    std::ostringstream m;
+    m.precision(2);
+    m << *c.margin;
+    return m.str();
+}
+
+const char* role_heading(Role r) {
+    switch (r) {
+        case Role::hypothesis: return "Hypotheses of the theorem on this instance";
+        case Role::step: return "Steps of the argument";
+        case Role::conclusion: return "Conclusion";
+        case Role::evidence: return "Evidence (does not decide the verdict)";
+    }
+    return "";
 }
 
 }  // namespace
@@ -400,7 +561,7 @@ std::string render_html(const Report& r) {
          "vertical-align:top;font-size:13px}th{background:#f3f3f3}"
          ".badge{display:inline-block;padding:3px 10px;border-radius:4px;color:white;font-weight:bold}"
          ".certified{background:#2e7d32}.refuted{background:#c62828}.inconclusive{background:#ef6c00}"
-         ".error{background:#6a1b9a}.proven{color:#2e7d32}.disproven{color:#c62828}.not_proven,.not_run{color:#ef6c00}"
+         ".outside{background:#455a64}.error{background:#6a1b9a}.proven{color:#2e7d32}.disproven{color:#c62828}.not_proven,.not_run{color:#ef6c00}"
          "code{font-size:12px;word-break:break-all}svg.plot{border:1px solid #ddd;margin:0.5em 0}\n"
       << "</style>\n</head>\n<body>\n";
     o << "<h1>" << esc(r.verifier) << " &mdash; " << esc(r.case_name) << "</h1>\n";
@@ -413,17 +574,30 @@ std::string render_html(const Report& r) {
     o << "<h2>Claim</h2>\n<table>\n<tr><th>paper</th><td>" << esc(r.claim.paper) << "</td></tr>\n<tr><th>locator</th><td>"
       << esc(r.claim.locator) << "</td></tr>\n<tr><th>statement in the paper</th><td>" << esc(r.claim.paper_statement)
       << "</td></tr>\n<tr><th>statement proven by this run</th><td>" << esc(r.claim.proven_statement) << "</td></tr>\n</table>\n";
-    o << "<h2>Checks</h2>\n<table>\n<tr><th>check</th><th>citation</th><th>statement</th><th>status</th><th>enclosures</th><th>reason</th></tr>\n";
-    for (const auto& c : r.checks()) {
-        o << "<tr><td>" << esc(c.name) << "</td><td>" << esc(c.citation) << "</td><td>" << esc(c.statement)
-          << "</td><td class=\"" << to_string(c.status) << "\">" << to_string(c.status) << "</td><td>";
-        for (const auto& e : c.enclosures)
-            o << esc(e.name) << " &isin; <code>[" << esc(e.lo) << ", " << esc(e.hi) << "]</code><br>";
-        o << "</td><td>" << esc(c.reason);
-        if (!c.witness.empty()) o << "<br><b>witness:</b> " << esc(c.witness);
-        o << "</td></tr>\n";
+    for (Role role : {Role::hypothesis, Role::step, Role::conclusion, Role::evidence}) {
+        bool any = false;
+        for (const auto& c : r.checks()) any = any || c.role == role;
+        if (!any) continue;
+        o << "<h2>" << role_heading(role) << "</h2>\n<table>\n<tr><th>check</th><th>citation</th><th>statement</th>"
+          << "<th>status</th><th>margin</th><th>enclosures</th><th>reason</th></tr>\n";
+        for (const auto& c : r.checks()) {
+            if (c.role != role) continue;
+            o << "<tr><td>" << esc(c.name) << "</td><td>" << esc(c.citation) << "</td><td>" << esc(c.statement)
+              << "</td><td class=\"" << to_string(c.status) << "\">" << esc(status_text(c)) << "</td><td>"
+              << esc(margin_text(c)) << "</td><td>";
+            for (const auto& e : c.enclosures)
+                o << esc(e.name) << " &isin; <code>[" << esc(e.lo) << ", " << esc(e.hi) << "]</code><br>";
+            if (!c.implied_by.empty()) {
+                o << "implied by:";
+                for (const auto& p : c.implied_by) o << "<br>&bull; " << esc(p);
+            }
+            o << "</td><td>" << esc(c.reason);
+            if (!c.trivial.empty()) o << "<br><b>trivially true:</b> " << esc(c.trivial);
+            if (!c.witness.empty()) o << "<br><b>witness:</b> " << esc(c.witness);
+            o << "</td></tr>\n";
+        }
+        o << "</table>\n";
     }
-    o << "</table>\n";
     if (!r.notes().empty()) {
         o << "<h2>Notes</h2>\n<ul>\n";
         for (const auto& n : r.notes()) o << "<li>" << esc(n) << "</li>\n";
@@ -463,7 +637,8 @@ std::string render_html(const Report& r) {
     wt << p.wall_time_seconds << " s";
     row("wall time", wt.str());
     row("rounding self-test", p.self_test);
-    o << "</table>\n</body>\n</html>\n";
+    o << "</table>\n<details><summary>The case file (embedded exactly)</summary>\n<pre>" << esc(r.case_source)
+      << "</pre>\n</details>\n</body>\n</html>\n";
     return o.str();
 }
 
@@ -479,12 +654,13 @@ std::string render_markdown(const Report& r) {
     if (r.expected) o << "Expected: " << to_string(*r.expected) << (*r.expected == v ? " (as expected)" : " (MISMATCH)") << "\n\n";
     o << "**Claim** (" << r.claim.paper << ", " << r.claim.locator << "): " << r.claim.paper_statement << "\n\n";
     o << "**Proven by this run**: " << r.claim.proven_statement << "\n\n";
-    o << "| check | citation | status | enclosures | reason |\n|---|---|---|---|---|\n";
+    o << "| role | check | citation | status | margin | enclosures | reason |\n|---|---|---|---|---|---|---|\n";
     for (const auto& c : r.checks()) {
         std::string enc;
         for (const auto& e : c.enclosures) enc += (enc.empty() ? "" : "; ") + e.name + " in [" + e.lo + ", " + e.hi + "]";
-        o << "| " << cell(c.name) << " | " << cell(c.citation) << " | " << to_string(c.status) << " | " << cell(enc) << " | "
-          << cell(c.reason) << " |\n";
+        if (!c.implied_by.empty()) enc += "implied by " + std::to_string(c.implied_by.size()) + " checks";
+        o << "| " << to_string(c.role) << " | " << cell(c.name) << " | " << cell(c.citation) << " | "
+          << cell(status_text(c)) << " | " << margin_text(c) << " | " << cell(enc) << " | " << cell(c.reason) << " |\n";
     }
     for (const auto& n : r.notes()) o << "\n- " << n;
     o << "\n\nProvenance: flowcert " << r.provenance.flowcert_version << " (" << r.provenance.git_commit << "), "

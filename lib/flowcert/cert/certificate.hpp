@@ -17,7 +17,7 @@
 namespace flowcert::cert {
 
 inline constexpr const char* certificate_format = "flowcert-certificate";
-inline constexpr int certificate_format_version = 1;
+inline constexpr int certificate_format_version = 2;
 
 // The certificate as JSON, including its computed verdict and an integrity digest
 // (SHA-256 of the canonical dump of everything else).
@@ -39,14 +39,38 @@ struct WrittenFiles {
 // Writes DIR/STEM.json, DIR/STEM.html and DIR/STEM.md (creating DIR).
 WrittenFiles write_report(const Report& report, const std::filesystem::path& dir, const std::string& stem);
 
-// `flowcert check`: re-validates a certificate from its own data.
+// `flowcert check`: re-validates a certificate from its own data, and (compare_rerun) against
+// a fresh run of the verifier on the embedded case.
+// How one check was re-derived by the checker:
+//   relation   - its status re-evaluated from the stored enclosures with exact rationals (this shows the
+//                stored numbers are consistent, not that they are right: an edited enclosure stays consistent)
+//   implied_by - its status re-derived from the stored statuses of its premises
+//   rerun      - recomputed by a fresh run of the verifier on the embedded case: same status and enclosures
+//   none       - not re-derived
+struct CheckRederivation {
+    std::string name;
+    Role role = Role::conclusion;
+    bool decisive = false;    // counts for the verdict (not evidence, not trivially true)
+    std::string how = "none";
+};
+struct RecheckOptions {
+    std::string case_file;  // if set: its bytes must be the embedded case (SHA-256) and its stem the case name
+};
 struct RecheckResult {
     bool accepted = false;            // false until every step passed
     std::vector<std::string> problems;
-    int checks_rechecked = 0;         // relations re-verified with exact rationals
-    int checks_not_recheckable = 0;   // Relation::none
+    std::vector<CheckRederivation> checks;
+    bool rerun = false;               // compare_rerun was applied
+    int count(const std::string& how, bool decisive_only = true) const;
+    int decisive() const;
+    int decisive_rederived() const;   // recomputed by a fresh run (compare_rerun)
     std::string summary() const;
 };
-RecheckResult recheck_certificate(const nlohmann::json& j);
+RecheckResult recheck_certificate(const nlohmann::json& j, const RecheckOptions& options = {});
+// Compares a certificate with the one a fresh run of its verifier wrote for the embedded case
+// (same verifier, case, precision): verdict, and for every check role, status, relation,
+// enclosures, premises and the trivially-true label. Marks matching checks "rerun"; every
+// difference is a problem (and the certificate is rejected).
+void compare_rerun(const nlohmann::json& stored, const nlohmann::json& fresh, RecheckResult& result);
 
 }  // namespace flowcert::cert

@@ -3,6 +3,7 @@
 
 #include <gmpxx.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,13 +19,15 @@ std::string_view to_string(Relation r) {
         case Relation::positive: return "positive";
         case Relation::nonnegative: return "nonnegative";
         case Relation::subset: return "subset";
+        case Relation::within: return "within";
+        case Relation::implied_by: return "implied_by";
     }
     return "none";
 }
 
 bool parse_relation(std::string_view text, Relation& out) {
     for (Relation r : {Relation::none, Relation::less, Relation::less_equal, Relation::positive, Relation::nonnegative,
-                       Relation::subset})
+                       Relation::subset, Relation::within, Relation::implied_by})
         if (text == to_string(r)) {
             out = r;
             return true;
@@ -71,6 +74,22 @@ CheckStatus evaluate(Relation r, const std::vector<ExactInterval>& x, const std:
     auto n = [&](std::size_t i) { return "'" + names[i].name + "' = [" + names[i].lo + ", " + names[i].hi + "]"; };
     switch (r) {
         case Relation::none: say("not re-checkable from stored data"); return CheckStatus::not_run;
+        case Relation::implied_by: say("decided by its premises"); return CheckStatus::not_run;
+        case Relation::within: {  // x = [0], lower bound = [1], upper bound = [2]
+            if (compare(x[1].hi, x[0].lo) <= 0 && compare(x[0].hi, x[2].lo) <= 0) {
+                say("sup " + names[1].name + " = " + names[1].hi + " <= inf " + names[0].name + " = " + names[0].lo +
+                    " and sup " + names[0].name + " = " + names[0].hi + " <= inf " + names[2].name + " = " +
+                    names[2].lo);
+                return CheckStatus::proven;
+            }
+            if (compare(x[0].hi, x[1].lo) < 0 || compare(x[2].hi, x[0].lo) < 0) {
+                say(n(0) + " lies wholly outside [" + names[1].name + ", " + names[2].name + "] (" + n(1) + ", " +
+                    n(2) + ")");
+                return CheckStatus::disproven;
+            }
+            say(n(0) + " is not certainly between " + n(1) + " and " + n(2));
+            return CheckStatus::not_proven;
+        }
         case Relation::less_equal:
         case Relation::less: {
             const bool strict = r == Relation::less;
@@ -123,7 +142,9 @@ CheckStatus evaluate(Relation r, const std::vector<ExactInterval>& x, const std:
 
 std::size_t arity(Relation r) {
     switch (r) {
-        case Relation::none: return 0;
+        case Relation::none:
+        case Relation::implied_by: return 0;
+        case Relation::within: return 3;
         case Relation::positive:
         case Relation::nonnegative: return 1;
         default: return 2;
@@ -132,9 +153,45 @@ std::size_t arity(Relation r) {
 
 }  // namespace detail
 
+std::optional<double> relation_margin(Relation r, const std::vector<Enclosure>& enclosures) {
+    if (r == Relation::none || r == Relation::implied_by || enclosures.size() != detail::arity(r)) return std::nullopt;
+    std::vector<detail::ExactInterval> x;
+    try {
+        for (const auto& e : enclosures) x.push_back(detail::ExactInterval::parse(e));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    for (const auto& e : x)
+        if (e.lo.inf != 0 || e.hi.inf != 0) return std::nullopt;
+    auto absq = [](const mpq_class& q) { return mpq_class(abs(q)); };
+    auto rel = [](const mpq_class& slack, const mpq_class& scale) -> std::optional<double> {
+        if (sgn(scale) < 0) return std::nullopt;  // the bounds themselves cross: no meaningful scale
+        if (sgn(scale) == 0) return sgn(slack) == 0 ? 0.0 : (sgn(slack) > 0 ? 1.0 : -1.0);
+        return mpq_class(slack / scale).get_d();
+    };
+    switch (r) {
+        case Relation::less:
+        case Relation::less_equal: {
+            const mpq_class slack = x[1].lo.q - x[0].hi.q;
+            return rel(slack, std::max(absq(x[0].hi.q), absq(x[1].lo.q)));
+        }
+        case Relation::positive:
+        case Relation::nonnegative: return rel(x[0].lo.q, std::max(absq(x[0].lo.q), absq(x[0].hi.q)));
+        case Relation::subset: {
+            const mpq_class slack = std::min(mpq_class(x[0].lo.q - x[1].lo.q), mpq_class(x[1].hi.q - x[0].hi.q));
+            return rel(slack, mpq_class((x[1].hi.q - x[1].lo.q) / 2));
+        }
+        case Relation::within: {
+            const mpq_class slack = std::min(mpq_class(x[0].lo.q - x[1].hi.q), mpq_class(x[2].lo.q - x[0].hi.q));
+            return rel(slack, mpq_class((x[2].lo.q - x[1].hi.q) / 2));
+        }
+        default: return std::nullopt;
+    }
+}
+
 CheckStatus evaluate_relation(Relation r, const std::vector<Enclosure>& enclosures, std::string* detail) {
-    if (r == Relation::none) {
-        if (detail) *detail = "not re-checkable from stored data";
+    if (r == Relation::none || r == Relation::implied_by) {
+        if (detail) *detail = r == Relation::none ? "not re-checkable from stored data" : "decided by its premises";
         return CheckStatus::not_run;
     }
     if (enclosures.size() != detail::arity(r))

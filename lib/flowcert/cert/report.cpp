@@ -191,56 +191,182 @@ Check decide(std::string name, std::string citation, std::string statement, cons
 
 }  // namespace
 
+namespace {
+
+// The premises of an implied_by check, resolved against the checks recorded so far.
+void decide_implication(Check& c, const std::deque<Check>& all) {
+    std::string missing, failing;
+    for (const auto& p : c.implied_by) {
+        const Check* q = nullptr;
+        for (const auto& x : all)
+            if (x.name == p) q = &x;
+        if (!q) missing += (missing.empty() ? "" : ", ") + p;
+        else if (status_for_role(q->role, q->status) != CheckStatus::proven) failing += (failing.empty() ? "'" : ", '") + p + "'";
+    }
+    if (!missing.empty()) throw std::logic_error("check '" + c.name + "' is implied by unknown checks: " + missing);
+    if (failing.empty()) {
+        c.status = CheckStatus::proven;
+        c.reason = "implied by " + std::to_string(c.implied_by.size()) + " proven premises";
+    } else {
+        c.status = CheckStatus::not_proven;
+        c.reason = "premises not proven: " + failing + "'";
+    }
+}
+
+}  // namespace
+
 const Check& Report::store(Check c) {
     std::lock_guard<std::mutex> lock(*mutex_);
+    if (c.relation == Relation::implied_by) {
+        for (const auto& p : c.implied_by)
+            if (p == c.name) throw std::logic_error("check '" + c.name + "' cannot imply itself");
+        decide_implication(c, checks_);
+    }
     Check& s = slot(c.name);
     s = std::move(c);
+    // A premise recorded after its implication (planned first) updates the implication.
+    for (auto& x : checks_)
+        if (x.relation == Relation::implied_by && &x != &s) decide_implication(x, checks_);
     return s;
 }
 
+void Report::restore(Check c) {
+    std::lock_guard<std::mutex> lock(*mutex_);
+    checks_.push_back(std::move(c));
+}
+
+CheckStatus Report::status_of(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(*mutex_);
+    for (const auto& c : checks_)
+        if (c.name == name) return c.status;
+    throw std::logic_error("no check named '" + name + "'");
+}
+
+// ---- CheckBuilder ---------------------------------------------------------------------------
+
+CheckBuilder& CheckBuilder::statement(std::string text) {
+    statement_ = std::move(text);
+    return *this;
+}
+
+CheckBuilder& CheckBuilder::trivially_true(std::string why) {
+    if (why.empty()) throw std::logic_error("check '" + name_ + "': trivially_true needs the reason");
+    trivial_ = std::move(why);
+    return *this;
+}
+
+const Check& CheckBuilder::finish(Check c) {
+    c.role = role_;
+    c.trivial = trivial_;
+    if (c.relation != Relation::none && c.relation != Relation::implied_by)
+        c.margin = relation_margin(c.relation, c.enclosures);
+    const CheckStatus raw = c.status;
+    c.status = status_for_role(role_, raw);
+    if (raw == CheckStatus::disproven && c.status != raw) {
+        c.reason = "fails on the whole enclosure (" + c.reason +
+                   "); this is a condition of our own argument, not of the theorem, so nothing is refuted";
+        c.witness.clear();
+    }
+    return report_.store(std::move(c));
+}
+
+const Check& CheckBuilder::relation(Relation rel, std::vector<const Operand*> ops, std::vector<std::string> fallback) {
+    return finish(decide(name_, citation_, statement_, {rel, std::move(ops), std::move(fallback)}));
+}
+
+const Check& CheckBuilder::le(const Operand& lhs, const Operand& rhs) {
+    return relation(Relation::less_equal, {&lhs, &rhs}, {"lhs", "rhs"});
+}
+const Check& CheckBuilder::lt(const Operand& lhs, const Operand& rhs) {
+    return relation(Relation::less, {&lhs, &rhs}, {"lhs", "rhs"});
+}
+const Check& CheckBuilder::positive(const Operand& x) { return relation(Relation::positive, {&x}, {"x"}); }
+const Check& CheckBuilder::nonnegative(const Operand& x) { return relation(Relation::nonnegative, {&x}, {"x"}); }
+const Check& CheckBuilder::within(const Operand& x, const Operand& lower, const Operand& upper) {
+    return relation(Relation::within, {&x, &lower, &upper}, {"x", "lower", "upper"});
+}
+const Check& CheckBuilder::inside(const Operand& x, const Operand& exact_box) {
+    if (!std::holds_alternative<Operand::ExactStrings>(exact_box.value()))
+        throw std::logic_error("check '" + name_ + "': inside() needs an exact box; for computed bounds use within()");
+    return relation(Relation::subset, {&x, &exact_box}, {"inner", "outer"});
+}
+
+const Check& CheckBuilder::result(const ProofResult& r) {
+    Check c;
+    c.name = name_;
+    c.citation = citation_;
+    c.statement = statement_.empty() ? name_ : statement_;
+    c.status = r.status == CheckStatus::not_run ? CheckStatus::not_proven : r.status;
+    c.relation = Relation::none;
+    c.reason = r.status == CheckStatus::not_run ? "the routine did not run: " + r.reason : r.reason;
+    if (c.status == CheckStatus::disproven) c.witness = r.reason;
+    return finish(std::move(c));
+}
+
+const Check& CheckBuilder::holds(bool proven, std::string reason) {
+    Check c;
+    c.name = name_;
+    c.citation = citation_;
+    c.statement = statement_.empty() ? name_ : statement_;
+    c.status = proven ? CheckStatus::proven : CheckStatus::not_proven;
+    c.relation = Relation::none;
+    c.reason = std::move(reason);
+    return finish(std::move(c));
+}
+
+const Check& CheckBuilder::implied_by(std::vector<std::string> premises) {
+    if (premises.empty()) throw std::logic_error("check '" + name_ + "': implied_by needs at least one premise");
+    Check c;
+    c.name = name_;
+    c.citation = citation_;
+    c.statement = statement_.empty() ? name_ : statement_;
+    c.relation = Relation::implied_by;
+    c.implied_by = std::move(premises);
+    return finish(std::move(c));
+}
+
+// ---- deprecated role-less helpers (conclusion checks) ------------------------------------
+
 const Check& Report::check_le(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
                               std::string statement) {
-    return store(decide(std::move(name), std::move(citation), std::move(statement),
-                        {Relation::less_equal, {&lhs, &rhs}, {"lhs", "rhs"}}));
+    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).le(lhs, rhs);
 }
 const Check& Report::check_lt(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
                               std::string statement) {
-    return store(decide(std::move(name), std::move(citation), std::move(statement),
-                        {Relation::less, {&lhs, &rhs}, {"lhs", "rhs"}}));
+    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).lt(lhs, rhs);
 }
 const Check& Report::check_positive(std::string name, std::string citation, const Operand& x, std::string statement) {
-    return store(decide(std::move(name), std::move(citation), std::move(statement), {Relation::positive, {&x}, {"x"}}));
+    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).positive(x);
 }
 const Check& Report::check_nonnegative(std::string name, std::string citation, const Operand& x,
                                        std::string statement) {
-    return store(
-        decide(std::move(name), std::move(citation), std::move(statement), {Relation::nonnegative, {&x}, {"x"}}));
+    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).nonnegative(x);
 }
 const Check& Report::check_subset(std::string name, std::string citation, const Operand& inner, const Operand& outer,
                                   std::string statement) {
-    return store(decide(std::move(name), std::move(citation), std::move(statement),
-                        {Relation::subset, {&inner, &outer}, {"inner", "outer"}}));
+    auto b = conclusion(std::move(name), std::move(citation));
+    b.statement(std::move(statement));
+    if (std::holds_alternative<Operand::ExactStrings>(outer.value())) return b.inside(inner, outer);
+    return b.relation(Relation::subset, {&inner, &outer}, {"inner", "outer"});  // legacy (hull test): being removed
 }
 
 const Check& Report::check_true(std::string name, std::string citation, bool proven, std::string reason,
                                 std::string statement) {
-    Check c;
-    c.name = std::move(name);
-    c.citation = std::move(citation);
-    c.statement = statement.empty() ? c.name : std::move(statement);
-    c.status = proven ? CheckStatus::proven : CheckStatus::not_proven;
-    c.relation = Relation::none;
-    c.reason = std::move(reason);
-    return store(std::move(c));
+    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).holds(proven, std::move(reason));
 }
 
 const Check& Report::record(Check check) {
+    if (check.relation == Relation::implied_by) throw std::logic_error("check '" + check.name + "': use implied_by()");
+    if (check.relation == Relation::none && check.status == CheckStatus::disproven)
+        throw std::logic_error("check '" + check.name +
+                               "': a hand-built check cannot be disproven (use a relation, or a library ProofResult)");
     if (check.relation != Relation::none) {
         std::string why;
         const CheckStatus s = evaluate_relation(check.relation, check.enclosures, &why);
-        if (s != check.status)
+        if (status_for_role(check.role, s) != check.status)
             throw std::logic_error("check '" + check.name + "' claims status " + std::string(to_string(check.status)) +
                                    " but its enclosures give " + std::string(to_string(s)) + " (" + why + ")");
+        check.margin = relation_margin(check.relation, check.enclosures);
     }
     return store(std::move(check));
 }
@@ -272,28 +398,60 @@ void Report::set_seed(std::string name, std::string value) {
 
 void Report::set_error(std::string message) { error_ = std::move(message); }
 
+std::vector<CheckSummary> summarize(const std::deque<Check>& checks) {
+    std::vector<CheckSummary> out;
+    for (const auto& c : checks) out.push_back({c.role, c.status, !c.trivial.empty()});
+    return out;
+}
+
 Verdict Report::verdict() const {
-    std::vector<CheckStatus> s;
-    for (const auto& c : checks_) s.push_back(c.status);
-    return compute_verdict(s, completed_, error_.has_value());
+    std::lock_guard<std::mutex> lock(*mutex_);
+    return compute_verdict(summarize(checks_), completed_, error_.has_value());
 }
 
 std::string Report::verdict_reason() const {
-    switch (verdict()) {
-        case Verdict::error: return "error: " + *error_;
-        case Verdict::certified: return "all " + std::to_string(checks_.size()) + " checks proven";
+    const Verdict v = verdict();
+    std::lock_guard<std::mutex> lock(*mutex_);
+    return cert::verdict_reason(v, checks_, completed_, error_);
+}
+
+std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool completed,
+                           const std::optional<std::string>& error) {
+    auto counts = [&] {
+        int h = 0, s = 0, c = 0;
+        for (const auto& x : checks) {
+            if (!x.trivial.empty() || x.role == Role::evidence) continue;
+            (x.role == Role::hypothesis ? h : x.role == Role::step ? s : c) += 1;
+        }
+        return std::to_string(h) + " hypotheses, " + std::to_string(s) + " steps and " + std::to_string(c) +
+               " conclusion checks proven";
+    };
+    auto decides = [](const Check& c) { return c.trivial.empty() && c.role != Role::evidence; };
+    switch (v) {
+        case Verdict::error: return "error: " + error.value_or("unknown");
+        case Verdict::certified: return counts();
+        case Verdict::outside_hypotheses:
+            for (const auto& c : checks)
+                if (decides(c) && c.role == Role::hypothesis && c.status == CheckStatus::disproven)
+                    return "hypothesis '" + c.name + "' is false on this instance: " + c.reason;
+            break;
         case Verdict::refuted:
-            for (const auto& c : checks_)
-                if (c.status == CheckStatus::disproven) return "check '" + c.name + "' disproven: " + c.reason;
+            for (const auto& c : checks)
+                if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven)
+                    return "conclusion '" + c.name + "' is false although every hypothesis is proven: " +
+                           (c.witness.empty() ? c.reason : c.witness);
             break;
-        case Verdict::inconclusive:
-            if (!completed_) return "the run did not complete";
-            if (checks_.empty()) return "no checks were recorded";
-            for (const auto& c : checks_) {
-                if (c.status == CheckStatus::not_run) return "check '" + c.name + "' did not run";
-                if (c.status == CheckStatus::not_proven) return "check '" + c.name + "' not proven: " + c.reason;
-            }
-            break;
+        case Verdict::inconclusive: {
+            if (!completed) return "the run did not complete";
+            if (checks.empty()) return "no checks were recorded";
+            for (const auto& c : checks)
+                if (c.status == CheckStatus::not_run) return std::string(to_string(c.role)) + " '" + c.name + "' did not run";
+            for (Role r : {Role::hypothesis, Role::step, Role::conclusion})
+                for (const auto& c : checks)
+                    if (decides(c) && c.role == r && c.status != CheckStatus::proven)
+                        return std::string(to_string(r)) + " '" + c.name + "' not proven: " + c.reason;
+            return "the conclusion was checked on no instance (no conclusion check that is not trivially true)";
+        }
     }
     return "";
 }

@@ -11,6 +11,8 @@
 
 #include <flowcert/interval.hpp>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -74,6 +76,52 @@ struct Table {
     void add_row(std::vector<std::string> row);
 };
 
+class Report;
+
+// Records one check of a given role (Report::hypothesis / step / conclusion / evidence):
+//     report.hypothesis("epsilon < 1/3", "[BF2025, Thm 1]").lt({"epsilon", eps}, cert::exact("1/3"));
+//     report.step("tau_pin > T", "[docs/bf.md#step-2]").lt(T, tau_pin);
+//     report.conclusion("L(t) >= L* for all t", "[BF2025, Thm 2]").implied_by({"tau_pin > T", ...});
+// Modifiers (statement, trivially_true) come first; a terminal call (le ... implied_by) stores the
+// check and returns it. The status of a relation is decided by exact rational comparison of the
+// interval bounds (proven if it holds for every point, disproven if it fails for every point,
+// otherwise not_proven with the widths); a step is never disproven (status_for_role).
+class CheckBuilder {
+public:
+    CheckBuilder& statement(std::string text);
+    // Labels the check "trivially true" (it holds for every input, or its bound follows from an
+    // a-priori bound of the quantity): shown, never counted for the verdict.
+    CheckBuilder& trivially_true(std::string why);
+
+    const Check& le(const Operand& lhs, const Operand& rhs);   // lhs <= rhs
+    const Check& lt(const Operand& lhs, const Operand& rhs);   // lhs < rhs
+    const Check& positive(const Operand& x);                   // x > 0
+    const Check& nonnegative(const Operand& x);                // x >= 0
+    // lower <= x <= upper, for computed bounds: decided with sup lower and inf upper (sound for a
+    // claim "value in [e - t, e + t]" with e, t enclosed).
+    const Check& within(const Operand& x, const Operand& lower, const Operand& upper);
+    // x lies in an exact box (both ends exact numbers: cert::Operand::exact_interval); a computed
+    // box must go through within(), so std::logic_error otherwise.
+    const Check& inside(const Operand& x, const Operand& exact_box);
+    // A library routine's result (status and reason): not re-checkable from the stored data.
+    const Check& result(const ProofResult& r);
+    // The verifier's own decision, proven or not proven (never disproven): not re-checkable.
+    const Check& holds(bool proven, std::string reason);
+    // Proven iff every named (earlier) check is proven: "these premises imply the statement".
+    // std::logic_error if a name is unknown.
+    const Check& implied_by(std::vector<std::string> premises);
+
+private:
+    friend class Report;
+    CheckBuilder(Report& r, Role role, std::string name, std::string citation)
+        : report_(r), role_(role), name_(std::move(name)), citation_(std::move(citation)) {}
+    const Check& relation(Relation rel, std::vector<const Operand*> ops, std::vector<std::string> fallback);
+    const Check& finish(Check c);
+    Report& report_;
+    Role role_;
+    std::string name_, citation_, statement_, trivial_;
+};
+
 // Recording (checks, notes, tables, plots, seeds) is thread-safe, so sweeps may record from
 // worker threads; a returned Table& must then be filled by one thread only.
 class Report {
@@ -83,16 +131,25 @@ public:
     std::string verifier;                 // e.g. "demo/sqrt_bounds"
     std::string case_name;                // case file stem, e.g. "sqrt2_certified"
     std::string case_description;
+    std::string case_source;              // the case file's text, embedded exactly (flowcert check re-reads it)
     std::optional<Verdict> expected;      // the case's `expect`
     std::vector<std::string> labels;      // the case's `labels`
     Provenance provenance;
 
     // ---- checks -------------------------------------------------------------------------
+    // The four roles (verdict.hpp): a hypothesis of the theorem on this instance, a step of our
+    // own argument, the theorem's conclusion on the instance, or evidence beside the claim.
+    CheckBuilder hypothesis(std::string name, std::string citation) { return {*this, Role::hypothesis, std::move(name), std::move(citation)}; }
+    CheckBuilder step(std::string name, std::string citation) { return {*this, Role::step, std::move(name), std::move(citation)}; }
+    CheckBuilder conclusion(std::string name, std::string citation) { return {*this, Role::conclusion, std::move(name), std::move(citation)}; }
+    CheckBuilder evidence(std::string name, std::string citation) { return {*this, Role::evidence, std::move(name), std::move(citation)}; }
+
     // Registers a check that must run before the verdict can be CERTIFIED (status not_run).
     // A later check_* call with the same name fills it in. Registering the plan up front is
     // how a verifier makes "every check ran" mean something.
     void plan(std::string check_name);
 
+    // DEPRECATED (being removed, issue 14): the role-less helpers record conclusion checks.
     // lhs <= rhs / lhs < rhs / x > 0 / x >= 0 / inner inside outer. The status is decided by
     // exact rational comparison of the interval bounds (= the certainly_* predicates):
     // proven if it holds for every point, disproven if it fails for every point, otherwise
@@ -118,6 +175,8 @@ public:
     const Check& record(Check check);
 
     const std::deque<Check>& checks() const noexcept { return checks_; }
+    // The stored status of a recorded check (std::logic_error if there is none of that name).
+    CheckStatus status_of(const std::string& name) const;
     const Check* find_check(const std::string& name) const;
 
     // ---- everything else that goes into the report ----------------------------------------
@@ -138,6 +197,9 @@ public:
     std::string verdict_reason() const;  // one sentence: why this verdict
 
 private:
+    friend class CheckBuilder;
+    friend Report report_from_json(const nlohmann::json& j);
+    void restore(Check c);  // a check as stored in a certificate (no decision; recheck_certificate judges it)
     Check& slot(const std::string& name);  // the planned check of this name, or a new one
     const Check& store(Check c);
     std::deque<Check> checks_;
@@ -149,8 +211,9 @@ private:
     std::shared_ptr<std::mutex> mutex_ = std::make_shared<std::mutex>();
 };
 
-// The verdict implied by a list of check statuses, a completion flag and an error flag
-// (shared by Report::verdict and `flowcert check`).
-Verdict compute_verdict(const std::vector<CheckStatus>& statuses, bool completed, bool error);
+// What compute_verdict needs of each check.
+std::vector<CheckSummary> summarize(const std::deque<Check>& checks);
+// The one-sentence reason for a verdict on these checks (shared by Report and `flowcert check`).
+std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool completed, const std::optional<std::string>& error);
 
 }  // namespace flowcert::cert

@@ -1,4 +1,13 @@
-// flowcert/cert/verdict.hpp -- verdicts, check statuses and the exit codes of DESIGN.md.
+// flowcert/cert/verdict.hpp -- verdicts, check roles and statuses, and the exit codes.
+//
+// A verdict follows mechanically from the roles and statuses of a report's checks
+// (compute_verdict; docs/design.md "What certified means"):
+//   ERROR               bad input or an internal inconsistency;
+//   OUTSIDE_HYPOTHESES  a hypothesis of the theorem is proven false on this instance;
+//   REFUTED             every hypothesis is proven and a conclusion check is proven false (a witness);
+//   CERTIFIED           every hypothesis, step and conclusion check is proven, and at least one
+//                       conclusion check that is not trivially true;
+//   INCONCLUSIVE        otherwise (the default).
 #pragma once
 
 #if !defined(FLOWCERT_CERT_INTERNAL)
@@ -7,18 +16,20 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace flowcert::cert {
 
 // The outcome of a verifier run. Never set by hand: Report::verdict() computes it.
 enum class Verdict {
-    certified,     // every registered check ran and was proven, and the run completed
-    refuted,       // some check was proven false (a rigorous counterexample)
-    inconclusive,  // neither (the default)
-    error,         // bad input or an internal failure
+    certified,           // every hypothesis, step and conclusion proven; the conclusion not vacuous
+    refuted,             // hypotheses proven, the conclusion proven false (a rigorous witness)
+    outside_hypotheses,  // a hypothesis of the theorem is proven false on this instance
+    inconclusive,        // neither (the default)
+    error,               // bad input or an internal failure
 };
 
-// Exit codes of every verifier and of `flowcert` (DESIGN.md).
+// Exit codes of every verifier and of `flowcert` (docs/design.md).
 namespace exit_code {
 inline constexpr int certified = 0;     // (for `flowcert certify`: every verdict as expected)
 inline constexpr int refuted = 1;       // (for `flowcert certify` / `check`: a mismatch / a rejected certificate)
@@ -26,22 +37,42 @@ inline constexpr int inconclusive = 2;
 inline constexpr int bad_input = 3;     // malformed case file or command line; no report written
 inline constexpr int environment = 4;   // rounding self-test or environment failure
 inline constexpr int internal = 5;      // an exception escaped the verifier body
+inline constexpr int outside_hypotheses = 6;  // the instance violates a hypothesis of the theorem
 }  // namespace exit_code
 
-// The status of one check.
-enum class CheckStatus {
-    not_run,     // registered (planned) but never evaluated: blocks CERTIFIED
-    proven,      // holds for every point of the enclosures
-    disproven,   // fails for every point of the enclosures (a rigorous counterexample)
-    not_proven,  // neither: the enclosures were too wide, or a hypothesis could not be certified
+// The status of one check: the project-wide proof status (flowcert/interval/proof_status.hpp).
+using CheckStatus = flowcert::ProofStatus;
+
+// What a check is in the argument. The role decides what its status means for the verdict.
+enum class Role {
+    hypothesis,  // a hypothesis of the theorem on this instance: false -> OUTSIDE_HYPOTHESES
+    step,        // a step of our own argument (sufficient condition, exhibited constant or time):
+                 //   proven or not proven, never false in the verdict's sense
+    conclusion,  // the theorem's statement on this instance: false (hypotheses proven) -> REFUTED
+    evidence,    // reported beside the claim (e.g. finite slopes of an asymptotic rate); never decides
 };
 
-std::string_view to_string(Verdict v);          // "CERTIFIED", "REFUTED", "INCONCLUSIVE", "ERROR"
-std::string_view to_string(CheckStatus s);      // "not_run", "proven", "disproven", "not_proven"
-// Accepts "certified" / "CERTIFIED" etc.; nullopt otherwise.
+// The status a role admits for a raw status: a step that fails on its whole enclosure is
+// "not proven" (a failed sufficient condition is not a counterexample to anything).
+CheckStatus status_for_role(Role role, CheckStatus raw);
+
+std::string_view to_string(Verdict v);  // "CERTIFIED", "REFUTED", "OUTSIDE_HYPOTHESES", "INCONCLUSIVE", "ERROR"
+std::string_view to_string(Role r);     // "hypothesis", "step", "conclusion", "evidence"
+// Accepts "certified" / "CERTIFIED" / "outside_hypotheses" etc.; nullopt otherwise.
 std::optional<Verdict> parse_verdict(std::string_view text);
 std::optional<CheckStatus> parse_check_status(std::string_view text);
+std::optional<Role> parse_role(std::string_view text);
 // The exit code a verifier returns for a verdict (error -> exit_code::internal).
 int exit_code_for(Verdict v);
+
+// What the verdict needs of one check.
+struct CheckSummary {
+    Role role = Role::step;
+    CheckStatus status = CheckStatus::not_run;
+    bool trivial = false;  // labelled trivially true: never counts (neither for nor against)
+};
+// The verdict implied by the checks, a completion flag and an error flag (shared by
+// Report::verdict and `flowcert check`).
+Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed, bool error);
 
 }  // namespace flowcert::cert

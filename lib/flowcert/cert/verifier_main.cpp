@@ -5,9 +5,27 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 namespace flowcert::cert {
+
+std::string portable_path(const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path p(path);
+    if (!p.is_absolute()) return p.lexically_normal().string();
+    std::error_code ec;
+    const fs::path rel = p.lexically_relative(fs::current_path(ec));
+    if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
+    return p.filename().string();  // outside the working directory: the machine's path is not recorded
+}
+
+std::string portable_argument(const std::string& arg) {
+    const auto eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos && eq + 1 < arg.size() && arg[eq + 1] == '/')
+        return arg.substr(0, eq + 1) + portable_path(arg.substr(eq + 1));
+    return !arg.empty() && arg[0] == '/' ? portable_path(arg) : arg;
+}
 
 int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     CLI::App app{spec.name + ": " + spec.summary + "\n" + spec.claim.paper + ", " + spec.claim.locator};
@@ -20,6 +38,13 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         ->check(CLI::Range(2L, 100000L));
     app.add_flag("--json", json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", quiet, "no progress lines on stderr");
+    {
+        const Provenance p = build_provenance();
+        app.set_version_flag("--version", spec.name + " (flowcert " + p.flowcert_version + ", " + p.git_commit + ")");
+    }
+    std::string export_dir;
+    app.add_option("--export-instance", export_dir,
+                   "also write the data / initialization generated from a seed to DIR (.npy + exact JSON)");
     bool sweep_count = false;
     std::string sweep_points, sweep_out;
     std::vector<std::string> sweep_merge;
@@ -51,7 +76,8 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         }
     };
     list(spec.schema, "  ");
-    app.footer(keys + "\nExit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure or incomplete sweep merge, 5 internal error.");
+    app.footer(keys + "\nExit codes: 0 CERTIFIED, 1 REFUTED, 2 INCONCLUSIVE, 3 bad input, 4 self-test failure or "
+                      "incomplete sweep merge, 5 internal error, 6 OUTSIDE_HYPOTHESES.");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -68,7 +94,7 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
             continue;
         }
         if (a.rfind("--sweep-merge=", 0) == 0) continue;
-        command_line += (command_line.empty() ? "" : " ") + a;
+        command_line += (command_line.empty() ? "" : " ") + portable_argument(a);
     }
     using SweepMode = detail::SweepDriver::Mode;
     detail::SweepDriver driver;
@@ -124,12 +150,13 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     report.verifier = spec.name;
     report.case_name = std::filesystem::path(case_file).stem().string();
     report.case_description = input->description();
+    report.case_source = input->text();
     report.expected = input->expect();
     report.labels = input->labels();
     report.provenance = build_provenance();
     const long bits = precision > 0 ? precision : input->precision_bits().value_or(spec.default_precision_bits);
     report.provenance.precision_bits = bits;
-    report.provenance.case_file = case_file;
+    report.provenance.case_file = portable_path(case_file);
     report.provenance.case_sha256 = input->sha256();
     report.provenance.command_line = command_line;
     report.provenance.started_utc = started;
@@ -150,6 +177,9 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     // 3. the body: every exception becomes ERROR with its message
     Progress progress(quiet ? nullptr : &std::cerr, spec.name);
     Context ctx{*input, report, progress, bits, &driver};
+    InstanceExport exported;
+    if (!export_dir.empty() && driver.mode != SweepMode::count && driver.mode != SweepMode::points)
+        ctx.instance_export = &exported;
     bool internal_error = false;
     try {
         spec.run(ctx);
@@ -209,6 +239,17 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     } catch (const std::exception& e) {
         std::cerr << spec.name << ": cannot write the report: " << e.what() << "\n";
         return exit_code::internal;
+    }
+    if (ctx.instance_export) {
+        try {
+            if (exported.empty())
+                std::cerr << spec.name << ": --export-instance: this verifier generates no data or initialization from a seed\n";
+            else for (const auto& f : exported.write(export_dir, report.case_name, spec.name, input->sha256()))
+                std::cerr << spec.name << ": instance -> " << f.string() << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << spec.name << ": cannot write the instance: " << e.what() << "\n";
+            return exit_code::internal;
+        }
     }
     if (internal_error) std::cerr << spec.name << ": error: " << *report.error() << "\n";
     return internal_error ? exit_code::internal : exit_code_for(v);

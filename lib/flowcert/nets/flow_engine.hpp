@@ -149,9 +149,6 @@ private:
     std::vector<char> lumped_;         // carried by a lumped class
     std::vector<std::size_t> stable_;  // individual neurons: consecutive accepted smooth steps with one pattern
     std::vector<std::uint64_t> stable_key_;
-    double dbg_t0_ = 0, dbg_t1_ = 0;
-    bool rebox_done_ = false;
-    double next_rebox_ = 0, next_freeze_ = 0;
     LumpState lump_;
     std::vector<I> Rtube_;             // tight-tube residual of the last successful a priori phase
     std::vector<std::uint32_t> pattern_;

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <cstdlib>
 
 namespace flowcert::nets::flow {
 
@@ -288,7 +287,7 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
     std::size_t members = 0;
     for (const LumpedCohort& o : lump_.cohorts)
         if (o.pattern == co.pattern) members += o.members.size();
-    if (members == 0 && !std::getenv("NOZERO")) lump_.set.zero_components(co.pattern * Q, Q);
+    if (members == 0) lump_.set.zero_components(co.pattern * Q, Q);
     lump_.M_t0 = lump_.set.box();
 }
 
@@ -297,7 +296,6 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
 // whose sign may change leaves (lump_remove). A long list of close members triggers a new reference
 // at t0 first. Returns whether some member left (the a priori phase is then redone).
 bool Engine::lump_screen(std::vector<I>& X, double t0) {
-    dbg_t0_ = t0;
     const std::size_t S = pb_.S, n = pb_.n;
     bool any = false;
     std::vector<I> th(S);
@@ -337,7 +335,6 @@ bool Engine::lump_screen(std::vector<I>& X, double t0) {
 // p_k - y_k over the step (their outputs on the tight tube N_j), and the classes' part of the
 // residual Taylor models.
 bool Engine::lump_lohner(const std::vector<char>& frozen, StepOutcome& out) {
-    dbg_t1_ = dbg_t0_ + delta_.upper();
     const std::size_t d = pb_.d, n = pb_.n, Q = moment_size(d);
     std::vector<I> U;
     residual_of(N_, frozen, U, nullptr);
@@ -437,18 +434,6 @@ void Engine::lump_accept() {
     if (!lump_.formed || !lump_.next) return;
     lump_.set = std::move(*lump_.next);
     lump_.next.reset();
-    if (const char* rb = std::getenv("LUMPED_REBOX"); rb && !rebox_done_ && dbg_t1_ >= std::atof(rb)) {
-        lump_.set = ode::LohnerSet::from_box(lump_.set.box());
-        rebox_done_ = true;
-    }
-    if (const char* rp = std::getenv("LUMPED_REBOX_EVERY"); rp && dbg_t1_ >= next_rebox_) {
-        lump_.set = ode::LohnerSet::from_box(lump_.set.box());
-        next_rebox_ = dbg_t1_ + std::atof(rp);
-    }
-    if (const char* fp = std::getenv("LUMPED_FREEZE_EVERY"); fp && dbg_t1_ >= next_freeze_) {
-        lump_.set.freeze();
-        next_freeze_ = dbg_t1_ + std::atof(fp);
-    }
     lump_.M_t0 = lump_.set.box();
     for (LumpedCohort& co : lump_.cohorts) co.Phi = co.Phi_end;
     lump_.cohorts.erase(std::remove_if(lump_.cohorts.begin(), lump_.cohorts.end(),

@@ -12,14 +12,6 @@
 
 namespace flowcert::nets {
 
-const char* to_string(ProofStatus s) {
-    switch (s) {
-        case ProofStatus::not_proven: return "not_proven";
-        case ProofStatus::proven: return "proven";
-        case ProofStatus::refuted: return "refuted";
-    }
-    return "?";
-}
 
 // ---- non-rigorous search --------------------------------------------------------------------------
 
@@ -287,7 +279,7 @@ EulerResiduals<I> euler_residuals(const Ncf<I>& ncf, const linalg::IVector<I>& U
     res.multiplier_identity = I(2) * mu - I(L) * h.value;
     const bool ok = possibly_zero(res.value_identity) && possibly_zero(res.hessian_identity) &&
                     possibly_zero(res.eigen_identity) && possibly_zero(res.multiplier_identity);
-    res.status = ok ? ProofStatus::proven : ProofStatus::refuted;
+    res.status = ok ? ProofStatus::proven : ProofStatus::disproven;
     res.reason = ok ? "every identity's enclosure contains 0"
                     : "an identity's enclosure excludes 0 (the box is not a KKT point of an L-homogeneous N)";
     return res;

@@ -67,8 +67,7 @@ std::vector<KktCandidateNonrigorous> find_kkt_points_nonrigorous(const Ncf<doubl
                                                                  const KktSearchOptions& options);
 
 // ---- rigorous certification ----------------------------------------------------------------------
-enum class ProofStatus { not_proven, proven, refuted };
-const char* to_string(ProofStatus s);
+// Results carry the project-wide flowcert::ProofStatus (disproven: the statement is false).
 
 template <Interval I>
 struct KktExistence {

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <cstdlib>
 
 namespace flowcert::ode {
 
@@ -112,13 +111,6 @@ void LohnerSet::zero_components(std::size_t first, std::size_t count) {
         B.row(ii).setZero();
         pending(ii) = I(0);
     }
-}
-
-void LohnerSet::freeze() {
-    const Eigen::Index N = c.size();
-    parts.push_back({B, r});
-    B = Eigen::MatrixXd::Identity(N, N);
-    r = IVectorD::Constant(N, I(0));
 }
 
 std::vector<double> deviation_bound(const linalg::IMatrixD& J, const std::vector<double>& C, double H) {

@@ -3,7 +3,8 @@
 //     x' = f(x, u(t)),   u(t) in U (any measurable selection),
 // for a polynomial (or any Taylor-evaluable) field given as a taylor::VectorField whose variables
 // are x (N of them) followed by u (Nu of them, with right-hand side 0: the input enters the
-// Taylor evaluator as a constant), and a set kept in Lohner's doubleton form x in c + C r0 + B r.
+// Taylor evaluator as a constant), and a set kept in Lohner's doubleton form generalized to several
+// exactly propagated parts, x in c + sum_i C_i r_i + B r + e (LohnerSet).
 //
 // Per step of length h (an enclosure; H = its upper bound), given an a priori box W that contains
 // every solution of the inclusion from the set on [0, H] (the caller proves it, e.g. by a Picard
@@ -21,8 +22,9 @@
 //     Lohner-type algorithm for control systems and ordinary differential inclusions", Discrete
 //     Contin. Dyn. Syst. Ser. B 11 (2009) 365-385, Sec. 3; the sum is bounded by its series
 //     with a geometric tail);
-//  3. the new doubleton: c' = mid of the centre part, C' = mid(A_T C), B' from a QR factorization
-//     of mid(A_T B) with a rigorous inverse (linalg::orthogonal_basis), everything else in r'
+//  3. the new set: c' = mid of the centre part, C_i' = mid(A_T C_i), B' from a QR factorization
+//     of mid(A_T B) with a rigorous inverse (linalg::orthogonal_basis), everything else (the
+//     roundings of the C_i products, A_T e, the remainders) in r'
 //     [Lohner 1987; Zgliczynski, Found. Comput. Math. 2 (2002)].
 // The step also returns a Taylor model (ode::TimeTm) of every component on s in [0, H], valid for
 // every solution of the inclusion from the set (the coupling sums of a block-structured system use
@@ -49,7 +51,7 @@ namespace flowcert::ode {
 // x in c + sum_i C_i r_i + B r + e for the true state(s): c, C_i, B exact doubles, r_i, r, e
 // interval vectors. The parts C_i r_i are propagated without wrapping (C_i <- mid(A C_i), the
 // rounding of the product into r); the part B r is Lohner's QR-stabilized one, which collects each
-// step's local errors; freeze() turns it into a new exactly propagated part (a multi-parallelepiped
+// step's local errors; append() adds new independent components as a new part (a multi-parallelepiped
 // form of Zgliczynski's doubleton). e: shifts not yet absorbed (add(); the next step maps it by its
 // Jacobian). The set contains its centre c (every operation keeps 0 in the offset).
 struct LohnerSet {
@@ -74,8 +76,6 @@ struct LohnerSet {
     // The true states have components [first, first + count) exactly 0 (e.g. an empty sum): those
     // rows of c, C_i, B and e become 0 (B may become singular: no step needs its inverse).
     void zero_components(std::size_t first, std::size_t count);
-    // B r becomes an exactly propagated part; B = I, r = 0.
-    void freeze();
 };
 
 struct LohnerStepInput {
