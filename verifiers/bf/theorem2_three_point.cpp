@@ -113,7 +113,6 @@ IntervalD risk_of_residuals(const nets::TwoLayerModel<IntervalD>& model, const s
     return model.risk_weight() * s / IntervalD(2);
 }
 
-
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     cert::Report& R = ctx.report;
