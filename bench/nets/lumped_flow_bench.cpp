@@ -3,10 +3,11 @@
 // runs the per-neuron tube on [0, T] and the same tube with the hand-off to the lumped classes at T0,
 // and prints both enclosures of h(x_k)(T) = r_k(T) + y_k, their widths and ratio, whether the lumped
 // one lies inside the per-neuron one, the class counts and the wall times.
-//   bench_lumped_flow reference M SEED T H
+//   bench_lumped_flow reference M SEED T H [NEURON]
 // NON-RIGOROUS plain reference: the ReLU gradient flow in long double, RK4 with step H from the
 // init midpoints (patterns evaluated at every stage), printing h(x_k)(T) and E(T) = L(T) - L*
-// (M2: the certified E(T) is compared with it; run with H and H/2 to see its accuracy).
+// (M2: the certified E(T) is compared with it; run with H and H/2 to see its accuracy), and the state of
+// neuron NEURON at T.
 //   bench_lumped_flow rate M SEED T0 T [THREADS]
 // neuron-steps/s of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
 // the same shape (same m, same number of steps) in the same process, and their ratio.
@@ -18,6 +19,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -173,7 +175,7 @@ std::vector<long double> least_squares_predictions(const PlainFlow<long double>&
     return p;
 }
 
-int reference(std::size_t m, std::uint64_t seed, double T, double H) {
+int reference(std::size_t m, std::uint64_t seed, double T, double H, std::size_t neuron) {
     const TwoLayerModel<IntervalD> model(figure2_spec());
     const auto init = initialize<IntervalD>(balanced_init(m, seed, "1e-3"), model.d());
     const PlainFlow<long double> P(model, m);
@@ -192,6 +194,12 @@ int reference(std::size_t m, std::uint64_t seed, double T, double H) {
     for (std::size_t k = 0; k < P.n; ++k)
         std::printf("  h(x_%zu)(T) = %.15Lg   x_k^T beta* = %.15Lg\n", k, r[k] + P.y[k], p[k]);
     std::printf("  L(T) = %.15Lg  L* = %.15Lg  E(T) = L(T) - L* = %.6Lg\n", L, Ls, L - Ls);
+    if (neuron < m) {
+        const long double* t = &th[neuron * (P.d + 1)];
+        std::printf("  neuron %zu: w = (%.6Lg, %.6Lg), a = %.6Lg, z =", neuron, t[0], t[1], t[2]);
+        for (std::size_t k = 0; k < P.n; ++k) std::printf(" %.6Lg", t[0] * P.x[k * 2] + t[1] * P.x[k * 2 + 1]);
+        std::printf("\n");
+    }
     return 0;
 }
 
@@ -243,12 +251,13 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
 
 int main(int argc, char** argv) {
     if (argc >= 6 && std::string(argv[1]) == "reference")
-        return reference(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10), std::atof(argv[4]), std::atof(argv[5]));
+        return reference(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10), std::atof(argv[4]), std::atof(argv[5]),
+                         argc > 6 ? std::strtoull(argv[6], nullptr, 10) : SIZE_MAX);
     if (argc >= 6 && std::string(argv[1]) == "rate")
         return rate(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10), std::atof(argv[4]), std::atof(argv[5]),
                     argc > 6 ? std::atoi(argv[6]) : 1);
     if (argc < 6 || std::string(argv[1]) != "tube") {
-        std::fprintf(stderr, "usage: %s tube M SEED T0 T [THREADS] [JOIN_AFTER] [nocompare] | reference M SEED T H | rate M SEED T0 T [THREADS]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s tube M SEED T0 T [THREADS] [JOIN_AFTER] [nocompare] | reference M SEED T H [NEURON] | rate M SEED T0 T [THREADS]\n", argv[0]);
         return 3;
     }
     const std::size_t m = std::strtoull(argv[2], nullptr, 10);
