@@ -25,9 +25,11 @@
 #include <flowcert/nets/two_layer_flow.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include "theorem2_data_hypotheses.hpp"
 #include "theorem2_trap.hpp"
@@ -73,6 +75,43 @@ nets::InitKind init_kind(const cert::Case& in) {
 
 using bf::trap::Cls;
 using bf::trap::Trap;
+
+// ---- the lumped route (case key lumping_from; docs/nonsmooth-flow.md, "Lumped activation classes")
+// From the hand-off time on, the neurons of one certain activation pattern are carried by the class
+// moments: the residuals come from the moments (FlowStep::residual, FlowResult::residual, the tight
+// enclosures), every neuron's own tube stays an enclosure (neuron_tubes), so the per-neuron parts
+// of the argument (N_k tracking, the classification and boxes at T) are unchanged.
+bool use_lumping(const cert::Case& in, nets::FlowOptions& o) {
+    if (!in.has("lumping_from")) return false;
+    o.lumping.from = in.interval_d("lumping_from").lower();  // any hand-off time is sound
+    o.lumping.neuron_tubes = true;
+    return true;
+}
+
+// Two enclosures of the same quantity meet; their intersection is one too (disjoint ones are a bug).
+IntervalD meet(const IntervalD& a, const IntervalD& b) {
+    IntervalD o;
+    if (!intersect(a, b, o)) throw std::logic_error("lumped and per-neuron enclosures of a residual are disjoint");
+    return o;
+}
+
+// The residuals r_k = h(x_k) - y_k on a step from the tube boxes, met with the lumped ones.
+std::array<IntervalD, 3> step_residuals(const nets::TwoLayerModel<IntervalD>& model, const nets::FlowStep& st, bool lumped) {
+    const auto hs = nets::outputs(model, st.tube);
+    std::array<IntervalD, 3> rk;
+    for (std::size_t k = 0; k < 3; ++k) {
+        rk[k] = hs[k] - model.y(k);
+        if (lumped && st.residual.size() == 3) rk[k] = meet(rk[k], st.residual[k]);
+    }
+    return rk;
+}
+
+// L = c sum_k r_k^2 / 2 (half-square loss) from residual enclosures.
+IntervalD risk_of_residuals(const nets::TwoLayerModel<IntervalD>& model, const std::array<IntervalD, 3>& rk) {
+    IntervalD s(0);
+    for (const IntervalD& r : rk) s += sqr(r);
+    return model.risk_weight() * s / IntervalD(2);
+}
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
@@ -193,6 +232,7 @@ void run(cert::Context& ctx) {
     if (in.has("order")) o.order = static_cast<int>(in.integer("order"));
     o.store_tube = false;
     o.threads = 2;
+    const bool lumped = use_lumping(in, o);
     double tau_d = 0;
     if (have_dmax) {
         const IntervalD tau = -eps * log(lam) / to_d(k1.D_max);
@@ -229,15 +269,11 @@ void run(cert::Context& ctx) {
     };
     std::vector<RStep> rsteps;
     const auto res = nets::integrate_gradient_flow(model, init.theta, o, [&](const nets::FlowStep& st) {
-        const IntervalD L = nets::risk(model, st.tube);
+        const std::array<IntervalD, 3> rk = step_residuals(model, st, lumped);
+        const IntervalD L = lumped ? meet(nets::risk(model, st.tube), risk_of_residuals(model, rk)) : nets::risk(model, st.tube);
         loss_lo = std::min(loss_lo, lower(L));
-        const auto hs = nets::outputs(model, st.tube);
         RStep rs{st.t0, st.t1, {0, 0, 0}};
-        std::array<IntervalD, 3> rk;
-        for (std::size_t k = 0; k < 3; ++k) {
-            rk[k] = hs[k] - model.y(k);
-            rs.rup[k] = upper(rk[k]);
-        }
+        for (std::size_t k = 0; k < 3; ++k) rs.rup[k] = upper(rk[k]);
         rsigns.add_step(st.t1, rk);
         rsteps.push_back(rs);
         const auto zs = nets::preactivations(model, st.tube);
@@ -249,8 +285,7 @@ void run(cert::Context& ctx) {
         }
         if (step_no++ % 4 == 0) {
             loss_plot.add_point("L(theta(t))", st.t1, L);
-            const auto h = nets::outputs(model, st.tube);
-            for (std::size_t k = 0; k < 3; ++k) pred_plot.add_point("h(x_" + std::to_string(k + 1) + ")", st.t1, h[k]);
+            for (std::size_t k = 0; k < 3; ++k) pred_plot.add_point("h(x_" + std::to_string(k + 1) + ")", st.t1, rk[k] + model.y(k));
         }
     });
     R.check_true(b_tube, "[BF2025, eq. (6), Sec. 4.1.1-4.1.2]", res.completed() && o.t_end == T.lower(),
@@ -307,7 +342,9 @@ void run(cert::Context& ctx) {
     // ---- (c) the trapping argument from the box at T ----------------------------------------
     const auto& th = res.state;
     const auto z = nets::preactivations(model, th);
-    const auto h = nets::outputs(model, th);
+    auto h = nets::outputs(model, th);
+    if (lumped)
+        for (std::size_t k = 0; k < 3; ++k) h[k] = meet(h[k], res.residual[k] + model.y(k));
     Trap tr;
     tr.n = 3;
     tr.inv_n = IntervalD(1) / IntervalD(3);
@@ -599,6 +636,9 @@ int main(int argc, char** argv) {
     keys.push_back({.name = "epsilon", .type = cert::KeyType::number, .description = "eps of the alignment time tau (default 0.3)",
                     .required = false, .constraint = cert::Constraint::positive});
     keys.push_back({.name = "order", .type = cert::KeyType::integer, .description = "Taylor order (default 8)", .required = false});
+    keys.push_back({.name = "lumping_from", .type = cert::KeyType::number,
+                    .description = "hand-off time of the lumped activation classes (docs/nonsmooth-flow.md); default: none",
+                    .required = false, .constraint = cert::Constraint::positive});
     cert::VerifierSpec spec{
         .name = "bf/theorem2_three_point",
         .summary = "certifies convergence to the least-squares predictor (loss >= L* > 0 for all t) on three-point data: "

@@ -23,17 +23,23 @@
 //      computed once from its box at the anchor time t_A; it needs neither Taylor model nor
 //      hull sub-steps while the sign of r_k stays certain (docs/nonsmooth-flow.md, section 4c).
 // The balancedness invariant a_j^2 - |w_j|^2 [BF2025, Lemma 1] is never used.
-// The argument is written out in docs/nonsmooth-flow.md.
+// The argument is written out in docs/nonsmooth-flow.md. Engine files: flow_engine.hpp (the step
+// and its phases), flow_apriori.cpp, flow_smooth_step.cpp, flow_switching.cpp, flow_parking.cpp;
+// generic parts in lib/flowcert/ode (blocks.hpp, block_apriori.hpp, time_taylor_model.hpp,
+// block_step_control.hpp). Gradient descent: two_layer_gd.hpp.
 //
 // Only IntervalD (double bounds) is provided for the flow. Library code never prints: failures
 // are values (status, reason, time reached).
 #pragma once
 
 #include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets/two_layer_gd.hpp>
+#include <flowcert/ode.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -45,32 +51,38 @@ enum class FlowStatus {
     invalid_input,       // unsupported model/options (reason says which)
     step_size_underflow, // no step >= h_min could be validated (reason names the failing check)
     kink_requires_hull,  // smooth-only mode: a neuron's tube straddles a switching hyperplane
-    max_steps            // step budget exhausted before t_end
+    max_steps,           // step budget exhausted before t_end
+    arithmetic_failure   // an arithmetic exception during a step (reason has its message)
 };
 std::string to_string(FlowStatus s);
 
-// Splitting a wide flow across processes (MPI ranks, or threads in one process). Process r
-// integrates only the neurons [begin, end) (its "owned" neurons); the neurons interact only through
-// the n residuals, so per step the processes exchange sums over neurons of n-vectors (residual
-// enclosures, residual Taylor-model coefficients) and make every data-dependent decision (step
-// acceptance, remainder-validation iterations, the step-size proposal) collectively, so every
-// process takes exactly the same steps. Contract for the three reducers (every process calls them
-// the same number of times, in the same order):
-//   allreduce_sum: element-wise sum of the vector over all processes, in place, the SAME bits on
-//     every process (e.g. reduce in a fixed rank order then broadcast; MPI_Allreduce with a
-//     user-defined op is not guaranteed to give every rank the same bits). Rigour: the sum is an
-//     interval sum, so a sum of enclosures is an enclosure of the sum; IntervalD addition is
-//     outward.
-//   allreduce_and: logical and over all processes (step acceptance).
-//   allreduce_min: minimum over all processes (step-size proposals).
-// The owned ranges of all processes must be disjoint and cover [0, m) (the total count is checked).
-// Without reducers the range must be the whole [0, m) (the default: a single process).
-struct FlowPartition {
-    std::size_t begin = 0, end = SIZE_MAX;  // owned neurons [begin, min(end, m))
-    std::function<void(std::vector<IntervalD>&)> allreduce_sum;
-    std::function<bool(bool)> allreduce_and;
-    std::function<double(double)> allreduce_min;
-    bool distributed() const noexcept { return static_cast<bool>(allreduce_sum); }
+// Splitting a wide flow across processes (MPI ranks, or threads in one process): the neurons are
+// the blocks of an ode::BlockPartition (lib/flowcert/ode/blocks.hpp has the contract of the three
+// reducers). Process r integrates only the neurons [begin, end); per step the processes exchange
+// sums over neurons of n-vectors (residual enclosures, residual Taylor-model coefficients) and make
+// every data-dependent decision collectively, so every process takes exactly the same steps.
+using FlowPartition = ode::BlockPartition;
+
+// Lumped activation classes (docs/nonsmooth-flow.md, "Lumped activation classes"; ReLU only, one
+// process): from the first step starting at t >= `from`, every neuron whose signs are all certain
+// (and which is active on some sample) is carried by the class of its pattern S: the class's second
+// moment M_S (a Lohner tube of the exact moment ODE, nets/lumped_moments.hpp) and its transition
+// matrix Phi_S, theta_j(t) = Phi_S(t, T0) theta_j(T0). The other neurons (frozen, parked, hull, and
+// members that leave a class when the pattern screening cannot exclude a sign change on a step)
+// are integrated individually and enter the moment ODE as a bounded input.
+struct LumpingOptions {
+    double from = std::numeric_limits<double>::infinity();  // hand-off time T0 (default: never)
+    bool all_active_only = false;  // lump only the class active on every sample
+    // After the hand-off an individual neuron joins the class of its pattern once it has been smooth
+    // with that pattern on this many consecutive accepted steps (0: no joins after the hand-off).
+    std::size_t join_after = 2;
+    // Per-step tubes of the lumped neurons (Phi_S tube times theta_j(T0), O(m) per step). false:
+    // FlowStep::tube entries of lumped neurons are NOT enclosures (FlowStep::residual still is);
+    // the state and snapshots are always enclosures.
+    bool neuron_tubes = true;
+    // Exact decimal multiplying K_S in the moment ODE: "1" is the gradient flow. Any other value is a
+    // deliberately broken field, only for the mutation test of tests/nets/test_lumped_flow.cpp.
+    std::string k_scale = "1";
 };
 
 struct FlowOptions {
@@ -102,6 +114,7 @@ struct FlowOptions {
     bool park_neurons = true;
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
+    LumpingOptions lumping;
 };
 
 // One accepted step: for every t in [t0, t1] and every solution, theta(t) lies in `tube`.
@@ -112,11 +125,14 @@ struct FlowStep {
     std::size_t parked = 0;                         // parked neurons (tube = anchored box)
     std::size_t hull_substeps = 0;
     std::size_t crossings = 0;  // transversal crossings stepped through (hull neurons' sub-steps)
+    std::size_t lumped = 0;     // neurons carried by lumped classes on this step
+    std::vector<IntervalD> residual;  // h(x_k) - y_k for every t in [t0, t1] (the tight-tube enclosure)
 };
 
 struct FlowSnapshot {
     double t = 0;
     TwoLayerParams<IntervalD> state;  // every solution at time t
+    std::vector<IntervalD> residual;  // h(x_k) - y_k at t (lumped classes by their moments)
 };
 
 struct FlowStats {
@@ -126,6 +142,12 @@ struct FlowStats {
     std::size_t parked_neuron_steps = 0;  // (neuron, step) pairs with the neuron parked
     std::size_t parked_neurons = 0;       // parked at the end
     std::size_t transversal_crossings = 0;
+    std::size_t lumped_neuron_steps = 0;   // (neuron, step) pairs carried by a lumped class
+    std::size_t lumped_at_handoff = 0;     // neurons lumped at the hand-off
+    std::size_t lumped_left = 0;           // members that left their class (individual since)
+    std::size_t lumped_joined = 0;         // neurons that joined a class after the hand-off
+    std::size_t lumped_max_cohorts = 0;    // largest number of cohorts (members grouped by joining time)
+    std::size_t lumped_rereferences = 0;   // screening references (one per class at the hand-off)
     double h_smallest = 0, h_largest = 0;
     // Wall-clock seconds (diagnostics only, never used in a decision): whole run, and the
     // hull-neuron sub-step phase (the part that runs one neuron per task on the threads).
@@ -150,6 +172,17 @@ struct FlowResult {
     std::vector<char> parked;          // neuron parked on a kink at t_reached (state = anchored box)
     std::vector<FlowStep> tube;        // when options.store_tube
     std::vector<FlowSnapshot> snapshots;
+    // h(x_k) - y_k at t_reached: from the state boxes, the lumped classes by their moments (the
+    // tight enclosure when lumping; an enclosure in every mode).
+    std::vector<IntervalD> residual;
+    std::vector<char> lumped;          // neuron carried by a lumped class at t_reached
+    struct LumpedClass {
+        std::uint32_t pattern = 0;     // bit k: active on sample k
+        std::size_t members_at_handoff = 0, joined = 0, members = 0;  // joined: after the hand-off
+        std::vector<IntervalD> moment; // M_S at t_reached, (d+1) x (d+1) row-major
+    };
+    std::vector<LumpedClass> classes;  // when lumping was on
+    double handoff_time = -1;          // start of the lumped phase (-1: none)
     FlowStats stats;
     std::size_t owned_begin = 0, owned_end = 0;  // the neurons this process integrated
     bool completed() const noexcept { return status == FlowStatus::completed; }
@@ -172,44 +205,5 @@ void gather_owned(TwoLayerParams<IntervalD>& params, const FlowPartition& partit
 // per-neuron enclosures are the owners'; they equal the single-process ones up to the rounding of
 // the residual sums, which are summed per process and then across processes).
 void gather_flow_result(FlowResult& result, const FlowPartition& partition);
-
-// ---- rigorous gradient descent ---------------------------------------------------------------
-// theta_{t+1} = theta_t - step * g_t for every g_t in the Clarke hull (sigma'(0) anywhere in
-// [gamma, 1], which covers PyTorch's sigma'(0) = 0 for ReLU), in the per-neuron form
-// w+ = w + step a D, a+ = a + step <w, D> with one common D in the set [BF2025, eq. (6)].
-// Balancedness drift per step, exactly: (a+)^2 - |w+|^2 - (a^2 - |w|^2) = step^2 (<w,D>^2 - a^2 |D|^2).
-enum class GdStatus { not_run, completed, invalid_input, diverged };
-std::string to_string(GdStatus s);
-
-struct GdOptions {
-    std::size_t iterations = 0;
-    int threads = 1;
-    bool track_drift = false;  // per-neuron balancedness drift enclosures (costs ~30%)
-};
-
-template <Interval I>
-struct GdResult {
-    GdStatus status = GdStatus::not_run;
-    std::string reason;
-    std::size_t iterations_done = 0;
-    TwoLayerParams<I> theta;
-    std::size_t undecided_pair_steps = 0;  // (neuron, sample, step) triples that used the Clarke hull
-    // When track_drift: per neuron j,
-    std::vector<I> drift_sum;          // encloses sum over steps of the exact per-step drift
-    std::vector<double> drift_step_max;  // >= max over steps of |per-step drift|
-    std::vector<double> drift_constant;  // >= max over steps of |D|^2 max(a^2, |w|^2): |drift| <= step^2 * this
-};
-
-// Iterates the GD map; `step` > 0 (an enclosure of the learning rate in the paper's convention).
-// Both losses of the model: D = -c sum_k eta_k l'_k x_k with l'_k = h(x_k) - y_k (half square) or
-// -y_k / (1 + exp(h(x_k) y_k)) (logistic).
-template <Interval I>
-GdResult<I> gd_iterate(const TwoLayerModel<I>& model, const TwoLayerParams<I>& theta0, const I& step,
-                       const GdOptions& options);
-
-extern template GdResult<IntervalD> gd_iterate(const TwoLayerModel<IntervalD>&, const TwoLayerParams<IntervalD>&,
-                                               const IntervalD&, const GdOptions&);
-extern template GdResult<IntervalMp> gd_iterate(const TwoLayerModel<IntervalMp>&, const TwoLayerParams<IntervalMp>&,
-                                                const IntervalMp&, const GdOptions&);
 
 }  // namespace flowcert::nets

@@ -1,0 +1,175 @@
+// flowcert/nets/flow_engine.hpp (internal) -- one step of the rigorous two-layer gradient flow:
+// the Engine and its phases. The argument of every phase is in docs/nonsmooth-flow.md (section
+// numbers below); the generic pieces (time Taylor models, block sums, Picard boxes, the step loop)
+// are in lib/flowcert/ode.
+//
+// Files: flow_engine.cpp (the step, cut into its phases), flow_apriori.cpp (section 1),
+// flow_smooth_step.cpp (section 3: coupled Taylor models), flow_switching.cpp (sections 4, 4b:
+// hull neurons' sub-steps and transversal crossings), flow_parking.cpp (section 4c).
+#pragma once
+
+#if !defined(FLOWCERT_NETS_FLOW_INTERNAL)
+#error "internal header of the two-layer flow engine"
+#endif
+
+#include <flowcert/nets/two_layer_flow.hpp>
+
+#include "lumped_state.hpp"
+#include "two_layer_field.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flowcert::nets::flow {
+
+enum class StepFail { none, apriori, apriori_coupling, kink, validation, hull_neuron };
+
+struct StepOutcome {
+    StepFail fail = StepFail::none;
+    std::string reason;
+    double h_suggest = 0;
+    std::size_t smooth = 0, hull = 0, frozen = 0, parked = 0, hull_substeps = 0, validation_iterations = 0,
+                crossings = 0, lumped = 0;
+    double wall_hull = 0;
+};
+
+// Neuron kinds on a step (section 2).
+enum : unsigned char { kSmooth = 0, kHull = 1, kFrozen = 2, kParked = 3, kLumped = 4 };
+
+class Engine {
+public:
+    Engine(const Problem& pb, const FlowOptions& opt);
+
+    // One step [t0, t1] from the state X (m * S boxes). On success fills end() and tube(). With
+    // lumping, X is updated at t0 (enclosures at t0, whatever the outcome) for the neurons that
+    // leave a class; the entries of lumped neurons are not used (their state is the class's).
+    StepOutcome step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1);
+
+    const std::vector<I>& end() const { return end_; }
+    const std::vector<I>& tube() const { return tube_; }
+    // The parking decisions of the last successful step attempt become the committed ones (called
+    // after every accepted step; a rejected attempt leaves the committed parking untouched).
+    void accept() {
+        park_ = tpark_;
+        lump_accept();
+    }
+    const std::vector<char>& parked() const { return park_.on; }
+    // The tight-tube residual enclosure of the last successful attempt (every t of the step).
+    const std::vector<I>& residual_tube() const { return Rtube_; }
+    // Lumping: members' states Phi(t) psi_j written into X (t = the last accepted step's end); the
+    // residual at the state (classes by their moments); the classes.
+    void recover_lumped(std::vector<I>& X) const { lump_recover(X); }
+    std::vector<I> state_residual(const std::vector<I>& X, const std::vector<char>& frozen);
+    const LumpState& lumping() const { return lump_; }
+    const std::vector<char>& lumped() const { return lumped_; }
+
+private:
+    // ---- phases of a step (flow_engine.cpp unless noted) ----
+    void freeze_inactive(const std::vector<I>& X, std::vector<char>& frozen);
+    void choose_parking(const std::vector<I>& X, const std::vector<char>& frozen);             // flow_parking.cpp
+    bool apriori_phase(std::vector<I>& X, const std::vector<char>& frozen, double t0, StepOutcome& out);  // flow_apriori.cpp
+    bool classify(const std::vector<char>& frozen, StepOutcome& out);
+    void hull_constants();
+    bool smooth_models(const std::vector<I>& X, StepOutcome& out);   // flow_smooth_step.cpp
+    bool hull_boxes_hold(const std::vector<I>& X, StepOutcome& out);  // flow_smooth_step.cpp
+    double smooth_results(const std::vector<I>& X);
+    bool hull_phase(const std::vector<I>& X, StepOutcome& out);       // flow_switching.cpp
+    double suggest_step(double e_max) const;
+
+    // ---- a priori enclosure (section 1, flow_apriori.cpp) ----
+    bool apriori_neuron(std::size_t j, const std::vector<I>& X);
+    bool apriori_coupled(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out);
+    bool unpark_failing(const std::vector<char>& frozen);
+    // Residual enclosure for the neuron boxes (frozen exact, parked anchored, lumped neurons skipped)
+    // plus, when `lumped_moments`, the classes' outputs from that moment box.
+    void residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out,
+                     const std::vector<I>* lumped_moments);
+
+    // ---- coupled Taylor models (section 3, flow_smooth_step.cpp) ----
+    void recurrence(const std::vector<I>& X, std::size_t U);
+    void residual_tm(std::size_t U);
+    bool validate_pass(const std::vector<I>& X);
+
+    // ---- hull neurons (sections 4, 4b, flow_switching.cpp) ----
+    struct Substep;  // one sub-step's a priori box, field box and signs
+    bool hull_neuron(std::size_t j, const std::vector<I>& X);
+    void hull_first_order(std::size_t j, const std::vector<I>& X);
+    bool substep_apriori(const I* Th0, double s0, double s1, const std::vector<TimeTm>& Gs, Substep& sub) const;
+    void substep_signs(const I* Th0, Substep& sub) const;
+    bool hull_substep(const I* Th0, double s0, double s1, const std::vector<TimeTm>& Gs, I* Th1, I* tube, int depth,
+                      std::size_t& budget);
+    bool bisect_worthwhile(const I* Th0, const Substep& sub, const I& len, int depth, std::size_t budget) const;
+    bool neuron_tm(const I* Th0, double s0, double s1, const unsigned char* codes, const std::vector<TimeTm>& Gs,
+                   std::vector<TimeTm>& T, TmPowers& Ps) const;
+    bool crossing_substep(const I* Th0, double s0, double s1, const std::vector<TimeTm>& Gs, const Substep& sub,
+                          std::size_t k, int old_code, I* Th1, I* tube, int depth, std::size_t& budget);
+    struct CrossingWindow;
+    bool crossing_window(const std::vector<TimeTm>& T, const TmPowers& Ps, double s0, double s1,
+                         const std::vector<TimeTm>& Gs, const std::vector<unsigned char>& codes, std::size_t k,
+                         int old_code, CrossingWindow& win) const;
+    bool crossing_state(const std::vector<TimeTm>& T, double s0, const std::vector<TimeTm>& Gs, const Substep& sub,
+                        const std::vector<unsigned char>& codes, std::size_t k, int old_code, CrossingWindow& win,
+                        std::vector<I>& th, std::vector<I>& Y) const;
+
+    // ---- lumped activation classes (flow_lumping.cpp) ----
+    void lump_join(std::vector<I>& X, const std::vector<char>& frozen, double t0);
+    void lump_rereference(LumpedCohort& co, double t0);
+    void sort_by_margin(LumpedCohort& co);
+    void lump_D(std::uint64_t key, const std::vector<I>& R, I* D) const;
+    void lump_contributions(const std::vector<I>& Mbox, std::vector<I>& out) const;
+    bool lump_apriori(StepOutcome& out);
+    double lump_screen_delta(const LumpedCohort& co) const;
+    void lump_remove(std::size_t c, const std::vector<std::size_t>& leave, std::vector<I>& X);
+    bool lump_screen(std::vector<I>& X, double t0);
+    bool lump_lohner(const std::vector<char>& frozen, StepOutcome& out);
+    bool lump_transitions(StepOutcome& out);
+    void lump_neuron_states();
+    void lump_accept();
+    void lump_recover(std::vector<I>& X) const;
+    const std::vector<I>* lumped_moments(const std::vector<I>& M) const { return lump_.formed ? &M : nullptr; }
+
+    // ---- parked neurons (section 4c, flow_parking.cpp) ----
+    bool try_park(std::size_t j, const std::vector<I>& X);
+    bool park_sign_holds(std::size_t j) const;
+
+    const Problem& pb_;
+    const FlowOptions& opt_;
+    int p_;
+    TmPowers P_;
+    I delta_;  // t1 - t0
+    std::vector<I> B_, N_;      // a priori boxes (Picard box) and their image (tight tube)
+    std::vector<I> R_;          // residual enclosure l'_k over the step
+    std::vector<TimeTm> tm_;    // neuron Taylor models (smooth neurons)
+    std::vector<I> newr_;
+    std::vector<char> newr_ok_;
+    std::vector<unsigned char> code_;  // activation code per (j, k) on N_j
+    std::vector<unsigned char> kind_;  // kSmooth, kHull, kFrozen, kParked, kLumped
+    std::vector<char> lumped_;         // carried by a lumped class
+    std::vector<std::size_t> stable_;  // individual neurons: consecutive accepted smooth steps with one pattern
+    std::vector<std::uint64_t> stable_key_;
+    LumpState lump_;
+    std::vector<I> Rtube_;             // tight-tube residual of the last successful a priori phase
+    std::vector<std::uint32_t> pattern_;
+    std::vector<std::uint64_t> pattern_keys_;
+    std::vector<I> K_;          // hull-neuron residual contributions (constants over B_j)
+    std::vector<TimeTm> G_;     // residual Taylor models l'_k(s)
+    std::vector<TimeTm> D_;     // per pattern u, component i: D_u(s)
+    std::vector<I> end_, tube_;
+    std::vector<std::size_t> hull_sub_, crossings_;
+    // Parked neurons (section 4c): neuron j sits on the kink of sample k[j]; box = its anchored box
+    // P_j (valid from the anchor time on while a_j r_k > 0 stays certain); sigma(<w_j, x_k>) lies in
+    // [0, z[j]] on its reachable set and sigma(<w_j, x_l>) = 0 for l != k. park_: committed
+    // (accepted steps); tpark_: the current step attempt.
+    struct Park {
+        std::vector<char> on;
+        std::vector<std::uint32_t> k;
+        std::vector<I> box;
+        std::vector<double> z;
+    };
+    Park park_, tpark_;
+    static thread_local std::size_t crossings_tls_;  // transversal crossings of the current hull neuron
+};
+
+}  // namespace flowcert::nets::flow

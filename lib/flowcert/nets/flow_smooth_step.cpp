@@ -1,0 +1,234 @@
+// Coupled Taylor models of the smooth neurons (docs/nonsmooth-flow.md, section 3): the polynomial
+// parts by the order-by-order recurrence of the coupled system (residual coefficients summed over
+// neurons per activation pattern), the remainders by the Schauder/Picard inclusion in Taylor-model
+// arithmetic, with the residual Taylor models G_k shared by all neurons.
+#define FLOWCERT_NETS_FLOW_INTERNAL
+#include "flow_engine.hpp"
+#undef FLOWCERT_NETS_FLOW_INTERNAL
+
+#include <algorithm>
+
+namespace flowcert::nets::flow {
+
+using ode::tm_add_to;
+using ode::tm_axpy;
+using ode::tm_integrate;
+using ode::tm_mul;
+using ode::tm_zero;
+using ode::widen;
+
+// Taylor coefficients of the smooth neurons (order by order, summing the residual coefficients
+// over neurons per activation pattern): the polynomial parts of the Taylor models.
+void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
+    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n;
+    const int p = p_;
+    const I one(1);
+    std::vector<I> G(n);
+    std::vector<std::vector<I>> Dc(static_cast<std::size_t>(p) + 1, std::vector<I>(U * d));
+    for (std::size_t j = 0; j < pb_.m; ++j) {
+        if (kind_[j] != kSmooth) continue;
+        for (std::size_t i = 0; i < S; ++i) {
+            TimeTm& t = tm_[j * S + i];
+            t.c[0] = X[j * S + i];
+            for (int l = 1; l <= p; ++l) t.c[l] = I(0);
+            t.r = I(0);
+        }
+    }
+    for (int ord = 0; ord < p; ++ord) {
+        // per pattern u and component i: sum over its neurons of the order-ord coefficient of a_j w_j
+        const std::vector<I> Su = pb_.chunked_sum<I>(
+            U * d, I(0),
+            [&](std::size_t j0, std::size_t j1, I* acc) {
+                for (std::size_t j = j0; j < j1; ++j) {
+                    if (kind_[j] != kSmooth) continue;
+                    const TimeTm& A = tm_[j * S + d];
+                    const std::size_t u = pattern_[j];
+                    for (std::size_t i = 0; i < d; ++i) {
+                        const TimeTm& W = tm_[j * S + i];
+                        I a = A.c[0] * W.c[ord];
+                        for (int l = 1; l <= ord; ++l) a += A.c[l] * W.c[ord - l];
+                        acc[u * d + i] += a;
+                    }
+                }
+            },
+            [](I& o, const I& v) { o += v; });
+        for (std::size_t k = 0; k < n; ++k) {
+            I g(0);
+            for (std::size_t u = 0; u < U; ++u)
+                g += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * pb_.preactivation(&Su[u * d], k);
+            G[k] = g;
+        }
+        pb_.sum(G);  // residual coefficient of order `ord`, summed over the processes' neurons
+        if (lump_.formed)  // the lumped classes' part of the residual (its polynomial coefficients)
+            for (std::size_t k = 0; k < n; ++k) G[k] += lump_.r_models[k].c[ord];
+        if (ord == 0)
+            for (std::size_t k = 0; k < n; ++k) G[k] += K_[k] - pb_.y[k];
+        for (std::size_t u = 0; u < U; ++u)
+            for (std::size_t i = 0; i < d; ++i) {
+                I acc(0);
+                for (std::size_t k = 0; k < n; ++k)
+                    acc += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * G[k] * pb_.x[k * d + i];
+                Dc[ord][u * d + i] = -(pb_.c * acc);
+            }
+        pb_.for_chunks([&](std::size_t, std::size_t j0, std::size_t j1) {
+            for (std::size_t j = j0; j < j1; ++j) {
+                if (kind_[j] != kSmooth) continue;
+                const std::size_t u = pattern_[j];
+                TimeTm& A = tm_[j * S + d];
+                I da(0);
+                for (std::size_t i = 0; i < d; ++i) {
+                    TimeTm& W = tm_[j * S + i];
+                    I dw(0);
+                    for (int l = 0; l <= ord; ++l) {
+                        da += W.c[l] * Dc[ord - l][u * d + i];
+                        dw += A.c[l] * Dc[ord - l][u * d + i];
+                    }
+                    W.c[ord + 1] = dw / (ord + 1);
+                }
+                A.c[ord + 1] = da / (ord + 1);  // reads A.c[l] for l <= ord only
+            }
+        });
+    }
+}
+
+// Residual Taylor models G_k(s) from the current neuron Taylor models, and D_u(s) per pattern.
+void Engine::residual_tm(std::size_t U) {
+    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n;
+    const int p = p_;
+    const I one(1);
+    TimeTm zero;
+    tm_zero(zero, p);
+    const std::vector<TimeTm> Su = pb_.chunked_sum<TimeTm>(
+        U * d, zero,
+        [&](std::size_t j0, std::size_t j1, TimeTm* acc) {
+            TimeTm prod;
+            for (std::size_t j = j0; j < j1; ++j) {
+                if (kind_[j] != kSmooth) continue;
+                const std::size_t u = pattern_[j];
+                for (std::size_t i = 0; i < d; ++i) {
+                    tm_mul(tm_[j * S + d], tm_[j * S + i], P_, prod);  // a_j w_j
+                    tm_add_to(acc[u * d + i], prod, p);
+                }
+            }
+        },
+        [p](TimeTm& o, const TimeTm& v) { tm_add_to(o, v, p); });
+    G_.assign(n, TimeTm{});
+    for (std::size_t k = 0; k < n; ++k) {
+        TimeTm& g = G_[k];
+        tm_zero(g, p);
+        for (std::size_t u = 0; u < U; ++u) {
+            const I& eta = eta_of(pb_, code_in_key(pattern_keys_[u], k), one);
+            for (std::size_t i = 0; i < d; ++i) tm_axpy(g, eta * pb_.x[k * d + i], Su[u * d + i], p);
+        }
+    }
+    if (pb_.part) {
+        // Sum over processes of the residual models: the sum of Taylor models (coefficient-wise
+        // and remainder-wise interval sums) contains the sum of their functions.
+        std::vector<I> buf(n * (static_cast<std::size_t>(p) + 2));
+        for (std::size_t k = 0; k < n; ++k) {
+            for (int i = 0; i <= p; ++i) buf[k * (p + 2) + i] = G_[k].c[i];
+            buf[k * (p + 2) + p + 1] = G_[k].r;
+        }
+        pb_.sum(buf);
+        for (std::size_t k = 0; k < n; ++k) {
+            for (int i = 0; i <= p; ++i) G_[k].c[i] = buf[k * (p + 2) + i];
+            G_[k].r = buf[k * (p + 2) + p + 1];
+        }
+    }
+    if (lump_.formed)  // the lumped classes' residual models (valid for every solution, lump_lohner)
+        for (std::size_t k = 0; k < n; ++k) ode::tm_add_to(G_[k], lump_.r_models[k], p);
+    for (std::size_t k = 0; k < n; ++k) G_[k].c[0] += K_[k] - pb_.y[k];
+    D_.assign(U * d, TimeTm{});
+    for (std::size_t u = 0; u < U; ++u)
+        for (std::size_t i = 0; i < d; ++i) {
+            TimeTm& D = D_[u * d + i];
+            tm_zero(D, p);
+            for (std::size_t k = 0; k < n; ++k)
+                tm_axpy(D, -(pb_.c * eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * pb_.x[k * d + i]), G_[k], p);
+        }
+}
+
+// One Schauder pass over this process's smooth neurons: the image of every neuron's model under
+// the Picard operator (with the shared residual models) must lie in the model; a neuron whose
+// image does not fit gets the needed remainder (widened). Returns whether every local neuron fits.
+bool Engine::validate_pass(const std::vector<I>& X) {
+    const std::size_t m = pb_.m, S = pb_.S, d = pb_.d;
+    std::vector<char> okc(pb_.chunks(), 1);
+    pb_.for_chunks([&](std::size_t ch, std::size_t j0, std::size_t j1) {
+        TimeTm prod, sum, img;
+        for (std::size_t j = j0; j < j1; ++j) {
+            if (kind_[j] != kSmooth) continue;
+            const std::size_t u = pattern_[j];
+            bool ok = true;
+            tm_zero(sum, p_);
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(tm_[j * S + i], D_[u * d + i], P_, prod);  // <w, D>
+                tm_add_to(sum, prod, p_);
+            }
+            tm_integrate(sum, X[j * S + d], P_, img);
+            newr_[j * S + d] = ode::needed_remainder(img, tm_[j * S + d], P_);
+            if (!subset(newr_[j * S + d], tm_[j * S + d].r)) ok = false;
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(tm_[j * S + d], D_[u * d + i], P_, prod);  // a D
+                tm_integrate(prod, X[j * S + i], P_, img);
+                newr_[j * S + i] = ode::needed_remainder(img, tm_[j * S + i], P_);
+                if (!subset(newr_[j * S + i], tm_[j * S + i].r)) ok = false;
+            }
+            newr_ok_[j] = ok ? 1 : 0;
+            if (!ok) okc[ch] = 0;
+        }
+    });
+    const bool local_valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
+    if (!local_valid)
+        for (std::size_t j = 0; j < m; ++j)
+            if (kind_[j] == kSmooth && !newr_ok_[j])
+                for (std::size_t i = 0; i < S; ++i)
+                    tm_[j * S + i].r = widen(hull(newr_[j * S + i], tm_[j * S + i].r), 0.1, 1e-300);
+    return local_valid;
+}
+
+// Taylor models of the smooth neurons, coupled through the residual models (section 3).
+bool Engine::smooth_models(const std::vector<I>& X, StepOutcome& out) {
+    const std::size_t U = pattern_keys_.size();
+    recurrence(X, U);
+    bool valid = false;
+    for (int it = 0; it < 8 && !valid; ++it) {
+        ++out.validation_iterations;
+        residual_tm(U);
+        valid = pb_.all(validate_pass(X));  // collective: the residual models are shared
+    }
+    if (!valid) {
+        out.fail = StepFail::validation;
+        out.reason = "Taylor-model remainder validation of the coupled smooth neurons failed";
+    }
+    return valid;
+}
+
+// Hull neurons: the Schauder set fixes them in C([0,H], B_j); check T maps it into itself:
+// X_j + [0,H] F(B_j, range of G) inside B_j.
+bool Engine::hull_boxes_hold(const std::vector<I>& X, StepOutcome& out) {
+    const std::size_t m = pb_.m, S = pb_.S, n = pb_.n;
+    std::vector<I> Grange(n);
+    for (std::size_t k = 0; k < n; ++k) Grange[k] = ode::tm_range(G_[k], P_);
+    std::string hull_box_reason;
+    for (std::size_t j = 0; j < m && hull_box_reason.empty(); ++j) {
+        if (kind_[j] != kHull) continue;
+        std::vector<I> F(S);
+        field_box(pb_, &B_[j * S], Grange.data(), F.data());
+        for (std::size_t i = 0; i < S; ++i)
+            if (!subset(X[j * S + i] + P_.s * F[i], B_[j * S + i])) {
+                hull_box_reason = "hull neuron " + pb_.neuron_name(j) + " leaves its box under the residual models";
+                break;
+            }
+    }
+    if (!pb_.all(hull_box_reason.empty())) {
+        out.fail = StepFail::validation;
+        out.reason = hull_box_reason.empty() ? "a hull neuron of another process leaves its box under the residual "
+                                               "models"
+                                             : hull_box_reason;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace flowcert::nets::flow
