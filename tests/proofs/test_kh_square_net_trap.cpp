@@ -22,10 +22,10 @@ TEST_CASE("the one-neuron loss Hessian at p* is positive definite on the balance
           "[kh][trap]") {
     const SquareNetData data = square_net_fixture::data(20, 100);
     const OneNeuronSaddle p = figure1_saddle(data);
-    REQUIRE(p.status == SaddleStatus::proven);
+    REQUIRE(p.status == ProofStatus::proven);
     const RestrictedHessian rh = restricted_hessian_positive(data, p);
     INFO(rh.reason);
-    REQUIRE(rh.status == SaddleStatus::proven);
+    REQUIRE(rh.status == ProofStatus::proven);
     CHECK(certainly_positive(rh.lambda_min));
     // Without the restriction the orbit tangent (w, -2v) is a null vector: positive definiteness cannot be proven,
     // and H (w, -2v) encloses 0.
@@ -42,14 +42,14 @@ TEST_CASE("the one-neuron loss Hessian at p* is positive definite on the balance
 TEST_CASE("the small-neuron escape bound holds along a plain GD run from p* with one small neuron", "[kh][trap]") {
     const SquareNetData data = square_net_fixture::data(20, 100);
     const OneNeuronSaddle p = figure1_saddle(data);
-    REQUIRE(p.status == SaddleStatus::proven);
+    REQUIRE(p.status == ProofStatus::proven);
     IVectorD U(21);
     for (int k = 0; k < 20; ++k) U(k) = inflate(p.w(k), 1e-3);
     U(20) = inflate(p.v, 1e-3);
     const IntervalD b = IntervalD(2) * data.c * IntervalD::from_decimal("0.005");
     const EscapeBound eb = small_neuron_escape_bound(data, U, {0.05}, {0.1}, b);
     INFO(eb.reason);
-    REQUIRE(eb.status == SaddleStatus::proven);
+    REQUIRE(eb.status == ProofStatus::proven);
     REQUIRE(eb.min_steps > 1000);
     CHECK(eb.loss_lower.lower() <= p.loss.lower());
     // NON-RIGOROUS consistency: plain GD from p* plus a small neuron of rho = 0.05 along the top eigenvector of

@@ -8,7 +8,7 @@ namespace flowcert::proofs::kh {
 
 RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const OneNeuronSaddle& p) {
     RestrictedHessian out;
-    if (p.status != SaddleStatus::proven) {
+    if (p.status != ProofStatus::proven) {
         out.reason = "the saddle point is not proven";
         return out;
     }
@@ -54,7 +54,7 @@ RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const O
         out.reason = "P H P + n n^T/|n|^2 not certified positive definite: " + pd.reason;
         return out;
     }
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = "the one-neuron loss Hessian at p* is positive definite on the tangent space of the balanced "
                  "slice (lambda_min(P H P + n n^T/|n|^2) > 0)";
     return out;
@@ -111,7 +111,7 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
         out.steps.push_back(k);
         if (out.min_steps < 0 || k < out.min_steps) out.min_steps = k;
     }
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = "every small neuron stays below its rho_max for " + std::to_string(out.min_steps) +
                  " GD steps while the iterates stay in the region (active neuron in its box: hypothesis)";
     return out;

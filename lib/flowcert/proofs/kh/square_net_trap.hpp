@@ -31,7 +31,7 @@
 namespace flowcert::proofs::kh {
 
 struct RestrictedHessian {
-    SaddleStatus status = SaddleStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     IntervalD lambda_min;  // enclosure of lambda_min(Q^T H Q) when proven (and gamma is not the smallest)
     IMatrixD hessian;      // H over the p* box (size d + 1)
@@ -39,7 +39,7 @@ struct RestrictedHessian {
 RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const OneNeuronSaddle& p);
 
 struct EscapeBound {
-    SaddleStatus status = SaddleStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     IntervalD kappa;        // enclosure of max |eig M(r)| over the region (upper end used)
     double beta = 0;        // upper bound on (8/5) b kappa
