@@ -4,7 +4,8 @@
 // For each of `DIRS` random unit directions u, the trajectories from theta_0 and theta_0 + eps u are run side by side;
 // every `EVERY` steps prints the loss and max over u of |theta_k(eps u) - theta_k| / eps (the finite-difference
 // amplification), and its growth factor since the last line.
-//   bench_square_net_sensitivity [M] [D] [N] [DELTA] [STEPS] [EVERY] [DATA_SEED]   defaults 10 20 30 0.1 100000 5000 1
+//   bench_square_net_sensitivity [M] [D] [N] [DELTA] [STEPS] [EVERY] [DATA_SEED] [STEP] [INIT_SEED]
+//   defaults 10 20 30 0.1 100000 5000 1 0.005 1
 #include <flowcert/nets/random.hpp>
 #include <flowcert/proofs/kh/figure1_gd.hpp>
 
@@ -22,8 +23,11 @@ int main(int argc, char** argv) {
     const std::string delta = argc > 4 ? argv[4] : "0.1";
     const long steps = argc > 5 ? std::atol(argv[5]) : 100000, every = argc > 6 ? std::atol(argv[6]) : 5000;
     const long data_seed = argc > 7 ? std::atol(argv[7]) : 1;
-    const SquareNetSetting s = seeded_square_net_setting(m, d, n, static_cast<std::uint64_t>(data_seed), 1, delta, "0.005");
-    const double dl = std::atof(delta.c_str()), c = 1.0 / n, h = 0.005, eps = 1e-9;
+    const std::string step = argc > 8 ? argv[8] : "0.005";
+    const long init_seed = argc > 9 ? std::atol(argv[9]) : 1;
+    const SquareNetSetting s = seeded_square_net_setting(m, d, n, static_cast<std::uint64_t>(data_seed),
+                                                         static_cast<std::uint64_t>(init_seed), delta, step);
+    const double dl = std::atof(delta.c_str()), c = 1.0 / n, h = std::atof(step.c_str()), eps = 1e-9;
     const int dirs = 4;
     Eigen::MatrixXd W = dl * s.W0_direction;
     Eigen::VectorXd v = dl * s.v0_direction;
