@@ -96,7 +96,8 @@ void run(cert::Context& ctx) {
     nets::SquareNetGdOptions opt;
     opt.promote_norm = mid(in.interval_d("promote_norm"));
     ctx.progress.begin("certified GD");
-    const CertifiedGdRun run = run_certified_gd(s, N, block, {i1, i2}, opt);
+    const bool trap = in.has("trap");
+    const CertifiedGdRun run = run_certified_gd(s, N, block, trap ? std::vector<long>{i1, i2, N} : std::vector<long>{i1, i2}, opt);
     ctx.progress.finish();
     const PlainGdRun plain = run_plain_gd_nonrigorous(s, N, block, {i1, i2});
     rep.step("GD tube to the last iterate", "[docs/kh.md#rigorous-gd-with-shared-matrix-coupling]")
@@ -148,6 +149,53 @@ void run(cert::Context& ctx) {
     rep.conclusion("distance to p* at i2", "[KH2025, Fig. 1; Cor. 11]")
         .le({"|theta(i2) - p*|", dist}, {"saddle_distance_max", in.interval_d("saddle_distance_max")});
 
+    // ---- the plateau past the tube: the trap at the last iterate (docs/kh.md#plateau-trap) ---------------------
+    if (trap) {
+        const cert::Case tc = in.table("trap");
+        const RestrictedHessian rh = restricted_hessian_positive(s.data, ps);
+        rep.step("trap: restricted Hessian at p* positive definite on the balanced slice", "[docs/kh.md#plateau-trap]")
+            .result({rh.status, rh.reason});
+        PlateauTrapInput ti;
+        if (!run.snapshots.empty() && run.snapshots.back().iteration == N) {
+            ti.active = top_neuron(run.snapshots.back()).index;
+            ti.W = run.snapshots.back().W;
+            ti.v = run.snapshots.back().v;
+        }
+        ti.loss = run.loss.back().hull;  // contains L at the last iterate
+        ti.h = s.h;
+        ti.growth = mid(tc.interval_d("growth"));
+        if (tc.has("radius")) ti.radius = mid(tc.interval_d("radius"));
+        const PlateauTrap t = ti.W.size() ? prove_plateau_trap(s.data, ps, rh, ti) : PlateauTrap{};
+        const std::string cite = "[docs/kh.md#plateau-trap]";
+        rep.step("trap: hand-off iterate within R_b of p*", cite).result(t.handoff);
+        rep.step("trap: the other neurons stay below rho_max for K steps", cite).result(t.escape);
+        rep.step("trap: descent lemma (h Lambda <= 2)", cite).result(t.descent);
+        rep.step("trap: one step stays inside the outer ball", cite).result(t.step_inside);
+        rep.step("trap: L1 above the level on the shell", cite).result(t.shell);
+        rep.step("trap: K >= trap steps claimed", cite)
+            .le(cert::exact("steps claimed", std::to_string(tc.integer("steps"))), {"K", IntervalD::exact(static_cast<double>(t.steps))});
+        rep.step("trap: loss band within epsilon2 of L(p*)", cite)
+            .within({"L_k band past the tube", t.loss_band}, {"L(p*) - epsilon2", Lp - eps2}, {"L(p*) + epsilon2", Lp + eps2});
+        rep.conclusion("plateau 2 lasts the trap steps past the tube", "[KH2025, Fig. 1(a)]")
+            .implied_by({"p* by Krawczyk (one active neuron, balance of the i2 iterate)", "GD tube to the last iterate",
+                         "trap: restricted Hessian at p* positive definite on the balanced slice",
+                         "trap: hand-off iterate within R_b of p*", "trap: the other neurons stay below rho_max for K steps",
+                         "trap: descent lemma (h Lambda <= 2)", "trap: one step stays inside the outer ball",
+                         "trap: L1 above the level on the shell", "trap: K >= trap steps claimed",
+                         "trap: loss band within epsilon2 of L(p*)"});
+        auto& tt = rep.table("plateau trap at the last iterate", {"quantity", "bound"});
+        for (const auto& [k, x] : std::vector<std::pair<std::string, double>>{
+                 {"K (certified steps past the tube)", static_cast<double>(t.steps)}, {"R_b", t.outer_radius},
+                 {"R_s", t.inner_radius}, {"hand-off distance to p*", t.handoff_distance},
+                 {"lambda (restricted Hessian)", t.lambda}, {"T3 (third derivative)", t.T3},
+                 {"kappa (||M(r)|| over R)", t.kappa}, {"Lambda (||Hess L|| over R)", t.Lambda},
+                 {"step length sigma", t.sigma}, {"balance band", t.balance_band},
+                 {"perturbation of L1 by the other neurons", t.perturbation}, {"level - L(p*)", t.level_gap},
+                 {"min f on the shell", t.shell_min}})
+            tt.add_row({k, fmt(x, 6)});
+        tt.add_row({"L_k band past the tube", to_string(t.loss_band, 10)});
+    }
+
     // ---- tables and plots --------------------------------------------------------------------------------------
     auto& tv = rep.table("plateau values", {"quantity", "enclosure"});
     tv.add_row({"L(0)", to_string(L0, 15)});
@@ -180,7 +228,7 @@ void run(cert::Context& ctx) {
     }
     lp.add_line("plain double GD", std::vector<double>(plain.iterate.begin(), plain.iterate.end()), plain.loss);
     rep.add_plot(lp);
-    for (std::size_t k = 0; k < run.snapshots.size() && k < plain.snapshot_iterate.size(); ++k) {
+    for (std::size_t k = 0; k < run.snapshots.size() && k < plain.snapshot_iterate.size() && k < 2; ++k) {
         const NeuronNorms& sn = run.snapshots[k];
         const std::string at = (sn.iteration == i1 ? "i1 = " : "i2 = ") + std::to_string(sn.iteration);
         Eigen::MatrixXd aW(sn.W.rows(), sn.W.cols());
@@ -231,6 +279,12 @@ int main(int argc, char** argv) {
             {.name = "a_min", .type = KeyType::numbers, .description = "[at i1, at i2]: the large neuron exceeds this norm", .constraint = Constraint::positive},
             {.name = "rho_max", .type = KeyType::numbers, .description = "[at i1, at i2]: every other neuron stays below this norm", .constraint = Constraint::positive},
             {.name = "saddle_distance_max", .type = KeyType::number, .description = "claimed |theta(i2) - p*|", .constraint = Constraint::positive},
+            {.name = "trap", .type = KeyType::table, .description = "the plateau trap at the last iterate (optional)", .required = false,
+             .fields = {
+                 {.name = "steps", .type = KeyType::integer, .description = "claimed plateau steps past the tube", .constraint = Constraint::positive},
+                 {.name = "growth", .type = KeyType::number, .description = "rho_max_j = growth * rho_j at the hand-off (> 1)", .constraint = Constraint::positive},
+                 {.name = "radius", .type = KeyType::number, .description = "R_b (default 2 lambda / T3)", .required = false, .constraint = Constraint::positive},
+             }},
         },
         .default_precision_bits = 53,
         .validate = [](const cert::Case& c) {
@@ -241,6 +295,7 @@ int main(int argc, char** argv) {
             if (c.integer("plateau2_first") > c.integer("plateau2_last")) c.fail("plateau2_last", "must be >= plateau2_first");
             for (const char* k : {"a_min", "rho_max"})
                 if (c.number_strings(k).size() != 2) c.fail(k, "must have two entries: [at i1, at i2]");
+            if (c.has("trap") && !(c.table("trap").interval_d("growth").lower() > 1)) c.fail("trap", "growth must exceed 1");
         },
         .run = run,
         .sweep = {},

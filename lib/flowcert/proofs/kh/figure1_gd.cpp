@@ -114,17 +114,20 @@ double loss_distance_upper(const CertifiedGdRun& run, long first, long last, con
 }
 
 IntervalD loss_distance(const CertifiedGdRun& run, long first, long last, const IntervalD& ref) {
+    // The lower end uses the covered blocks only (a sup over the range is at least the sup over a part of it).
     double lo = 0, hi = 0;
     long covered_to = first - 1;
+    bool gap = false;
     for (const LossBlock& b : run.loss) {
         if (b.last < first || b.first > last) continue;
-        if (b.first > covered_to + 1) return IntervalD::bounds(0, std::numeric_limits<double>::infinity());
+        if (b.first > covered_to + 1) gap = true;
         const IntervalD e = b.hull - ref;
         lo = std::max(lo, mig(e));
         hi = std::max(hi, mag(e));
         covered_to = std::max(covered_to, b.last);
     }
-    return covered_to >= last ? IntervalD::bounds(lo, hi) : IntervalD::bounds(0, std::numeric_limits<double>::infinity());
+    if (gap || covered_to < last) hi = std::numeric_limits<double>::infinity();
+    return IntervalD::bounds(lo, hi);
 }
 
 IntervalD loss_sup(const CertifiedGdRun& run, long first, long last) {

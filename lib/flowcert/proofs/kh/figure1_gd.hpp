@@ -61,9 +61,10 @@ CertifiedGdRun run_certified_gd(const SquareNetSetting& s, long steps, long bloc
 // `ref` is an enclosure of the reference value (L(0) or L(p*)).
 double loss_distance_upper(const CertifiedGdRun& run, long first, long last, const IntervalD& ref);
 // Both bounds of sup_k |L_k - ref| over first..last: the lower end is max over blocks of mig(hull - ref) (every
-// iterate of a block is at least that far), the upper end max of mag(hull - ref); [0, +inf] if not covered.
+// iterate of a block is at least that far), the upper end max of mag(hull - ref); the upper end is +inf if the
+// blocks do not cover the range (a failed run), the lower end then uses the blocks that are there.
 IntervalD loss_distance(const CertifiedGdRun& run, long first, long last, const IntervalD& ref);
-// Both bounds of sup_k L_k over first..last ([0, +inf] if not covered; the loss is >= 0).
+// Both bounds of sup_k L_k over first..last (as loss_distance with ref = 0; the loss is >= 0).
 IntervalD loss_sup(const CertifiedGdRun& run, long first, long last);
 
 // The distance |theta - p*| from the iterate of a snapshot to the one-neuron saddle p* put at neuron `active`
