@@ -79,7 +79,7 @@ TEST_CASE("the one-neuron saddle box contains the 50-digit Newton zero, L(p*) an
         REQUIRE(g.residual < 1e-12);
         const OneNeuronSaddle p = prove_one_neuron_saddle(data, g.w, g.v, IntervalD(0));
         INFO("d = " << d << ", n = " << n << ": " << p.reason);
-        REQUIRE(p.status == SaddleStatus::proven);
+        REQUIRE(p.status == ProofStatus::proven);
         const std::vector<Big> ref = reference_saddle(data, g.w, g.v, Big(0));
         for (int k = 0; k < d; ++k) CHECK(contains_big(p.w(k), ref[k]));
         CHECK(contains_big(p.v, ref[d]));
@@ -138,11 +138,11 @@ TEST_CASE("p* has a certified third-order descent and ascent direction along a z
     const SquareNetData data = square_net_fixture::data(20, 100);
     const OneNeuronGuessNonrigorous g = guess(data);
     const OneNeuronSaddle p = prove_one_neuron_saddle(data, g.w, g.v, IntervalD(0));
-    REQUIRE(p.status == SaddleStatus::proven);
+    REQUIRE(p.status == ProofStatus::proven);
     const SaddleDirection down = saddle_direction(data, p, true), up = saddle_direction(data, p, false);
     INFO(down.reason << " / " << up.reason);
-    REQUIRE(down.status == SaddleStatus::proven);
-    REQUIRE(up.status == SaddleStatus::proven);
+    REQUIRE(down.status == ProofStatus::proven);
+    REQUIRE(up.status == ProofStatus::proven);
     CHECK(certainly_negative(down.change));
     CHECK(certainly_positive(up.change));
     // Independent check: L of the 2-neuron net (active p*, second neuron s (u, t)) in 50 digits is below L(p*).

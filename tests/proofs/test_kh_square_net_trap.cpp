@@ -22,10 +22,10 @@ TEST_CASE("the one-neuron loss Hessian at p* is positive definite on the balance
           "[kh][trap]") {
     const SquareNetData data = square_net_fixture::data(20, 100);
     const OneNeuronSaddle p = figure1_saddle(data);
-    REQUIRE(p.status == SaddleStatus::proven);
+    REQUIRE(p.status == ProofStatus::proven);
     const RestrictedHessian rh = restricted_hessian_positive(data, p);
     INFO(rh.reason);
-    REQUIRE(rh.status == SaddleStatus::proven);
+    REQUIRE(rh.status == ProofStatus::proven);
     CHECK(certainly_positive(rh.lambda_min));
     // Without the restriction the orbit tangent (w, -2v) is a null vector: positive definiteness cannot be proven,
     // and H (w, -2v) encloses 0.
@@ -42,14 +42,14 @@ TEST_CASE("the one-neuron loss Hessian at p* is positive definite on the balance
 TEST_CASE("the small-neuron escape bound holds along a plain GD run from p* with one small neuron", "[kh][trap]") {
     const SquareNetData data = square_net_fixture::data(20, 100);
     const OneNeuronSaddle p = figure1_saddle(data);
-    REQUIRE(p.status == SaddleStatus::proven);
+    REQUIRE(p.status == ProofStatus::proven);
     IVectorD U(21);
     for (int k = 0; k < 20; ++k) U(k) = inflate(p.w(k), 1e-3);
     U(20) = inflate(p.v, 1e-3);
     const IntervalD b = IntervalD(2) * data.c * IntervalD::from_decimal("0.005");
     const EscapeBound eb = small_neuron_escape_bound(data, U, {0.05}, {0.1}, b);
     INFO(eb.reason);
-    REQUIRE(eb.status == SaddleStatus::proven);
+    REQUIRE(eb.status == ProofStatus::proven);
     REQUIRE(eb.min_steps > 1000);
     CHECK(eb.loss_lower.lower() <= p.loss.lower());
     // NON-RIGOROUS consistency: plain GD from p* plus a small neuron of rho = 0.05 along the top eigenvector of
@@ -68,4 +68,105 @@ TEST_CASE("the small-neuron escape bound holds along a plain GD run from p* with
         rho_max_seen = std::max(rho_max_seen, std::sqrt(W.row(1).squaredNorm() + 2 * v(1) * v(1)));
     }
     CHECK(rho_max_seen < 0.1);
+}
+
+namespace {
+// A hand-off state near p*: the active neuron p* + offset (along e_0), `others` more neurons of norm `rho` along
+// seeded directions.
+struct HandOff {
+    IMatrixD W;
+    IVectorD v;
+    Eigen::MatrixXd Wd;
+    Eigen::VectorXd vd;
+};
+HandOff hand_off(const OneNeuronSaddle& p, int others, double rho, double offset) {
+    const int d = static_cast<int>(p.w.size());
+    HandOff h{IMatrixD(others + 1, d), IVectorD(others + 1), Eigen::MatrixXd(others + 1, d), Eigen::VectorXd(others + 1)};
+    h.Wd.row(0) = linalg::mid<IntervalD>(p.w).transpose();
+    h.Wd(0, 0) += offset;
+    h.vd(0) = mid(p.v);
+    nets::RandomStream rs(5, "test/trap_handoff", 0);
+    for (int j = 1; j <= others; ++j) {
+        Eigen::VectorXd g(d + 1);
+        for (int k = 0; k <= d; ++k) g(k) = rs.gaussian();
+        g *= rho / g.norm();
+        h.Wd.row(j) = g.head(d).transpose();
+        h.vd(j) = g(d);
+    }
+    for (int j = 0; j <= others; ++j) {
+        for (int k = 0; k < d; ++k) h.W(j, k) = IntervalD::exact(h.Wd(j, k));
+        h.v(j) = IntervalD::exact(h.vd(j));
+    }
+    return h;
+}
+double plain_loss(const SquareNetData& data, const Eigen::MatrixXd& W, const Eigen::VectorXd& v) {
+    const Eigen::MatrixXd Z = W * data.X;
+    return mid(data.c) * (Z.array().square().matrix().transpose() * v - data.y).squaredNorm();
+}
+}  // namespace
+
+TEST_CASE("the plateau trap closes near p* with small other neurons, and the plain GD run stays in its region",
+          "[kh][trap]") {
+    const SquareNetData data = square_net_fixture::data(10, 20, 3);
+    const OneNeuronSaddle p = figure1_saddle(data);
+    REQUIRE(p.status == ProofStatus::proven);
+    const RestrictedHessian rh = restricted_hessian_positive(data, p);
+    REQUIRE(rh.status == ProofStatus::proven);
+    const HandOff ho = hand_off(p, 5, 1e-3, 1e-6);
+    PlateauTrapInput in;
+    in.active = 0;
+    in.W = ho.W;
+    in.v = ho.v;
+    in.h = IntervalD::from_decimal("0.005");
+    in.loss = inflate(IntervalD::exact(plain_loss(data, ho.Wd, ho.vd)), 1e-12);  // the test's enclosure (50-digit-free: the
+    // loss of exact doubles, widened far beyond the double rounding of this small sum)
+    const PlateauTrap t = prove_plateau_trap(data, p, rh, in);
+    INFO(t.reason << "; shell: " << t.shell.reason << "; R_b " << t.outer_radius << ", T3 " << t.T3 << ", lambda "
+                  << t.lambda << ", K " << t.steps << ", balance band " << t.balance_band << ", sigma " << t.sigma
+                  << ", R_s " << t.inner_radius << ", kappa " << t.kappa << ", kappa_a " << t.kappa_active << ", Lambda " << t.Lambda);
+    REQUIRE(t.status == ProofStatus::proven);
+    REQUIRE(t.steps > 1000);
+    // NON-RIGOROUS consistency: the plain run stays in R with its loss in the band for K steps.
+    Eigen::MatrixXd W = ho.Wd;
+    Eigen::VectorXd v = ho.vd;
+    const Eigen::VectorXd a_star = [&] {
+        Eigen::VectorXd a(11);
+        a.head(10) = linalg::mid<IntervalD>(p.w);
+        a(10) = mid(p.v);
+        return a;
+    }();
+    double dmax = 0, rmax = 0, lmin = 1e300, lmax = 0;
+    const long K = std::min<long>(t.steps, 200000);
+    for (long k = 0; k < K; ++k) {
+        const double L = nets::square_net_gd_step_double(data.X, data.y, 0.05, 0.005, W, v);
+        lmin = std::min(lmin, L);
+        lmax = std::max(lmax, L);
+        Eigen::VectorXd a(11);
+        a.head(10) = W.row(0).transpose();
+        a(10) = v(0);
+        dmax = std::max(dmax, (a - a_star).norm());
+        for (int j = 1; j < W.rows(); ++j) rmax = std::max(rmax, std::sqrt(W.row(j).squaredNorm() + 2 * v(j) * v(j)));
+    }
+    CHECK(dmax <= t.outer_radius);
+    CHECK(rmax <= 2e-3 * std::sqrt(2.0));
+    CHECK(lmin >= t.loss_band.lower());
+    CHECK(lmax <= t.loss_band.upper());
+}
+
+TEST_CASE("the plateau trap is not proven when the other neurons are large or the hand-off is far from p*", "[kh][trap]") {
+    const SquareNetData data = square_net_fixture::data(10, 20, 3);
+    const OneNeuronSaddle p = figure1_saddle(data);
+    const RestrictedHessian rh = restricted_hessian_positive(data, p);
+    REQUIRE(rh.status == ProofStatus::proven);
+    for (const auto& [rho, offset] : {std::pair{0.1, 1e-6}, std::pair{1e-3, 0.05}}) {
+        const HandOff ho = hand_off(p, 5, rho, offset);
+        PlateauTrapInput in;
+        in.W = ho.W;
+        in.v = ho.v;
+        in.h = IntervalD::from_decimal("0.005");
+        in.loss = inflate(IntervalD::exact(plain_loss(data, ho.Wd, ho.vd)), 1e-12);
+        const PlateauTrap t = prove_plateau_trap(data, p, rh, in);
+        INFO("rho " << rho << ", offset " << offset << ": " << t.reason);
+        CHECK(t.status != ProofStatus::proven);
+    }
 }

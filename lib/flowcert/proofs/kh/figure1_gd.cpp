@@ -23,10 +23,19 @@ IVectorD SquareNetSetting::v0() const {
 }
 
 SquareNetSetting seeded_square_net_setting(int m, int d, int n, std::uint64_t data_seed, std::uint64_t init_seed,
-                                           const std::string& delta, const std::string& h) {
+                                           const std::string& delta, const std::string& h,
+                                           std::uint64_t permutation_seed) {
     using namespace flowcert::nets;
     const auto teacher = HomogeneousArchitecture::feed_forward(d, {2}, HomActivation::square());
-    const SphereTeacherData sd = make_sphere_teacher_data(data_seed, d, n, teacher);
+    SphereTeacherData sd = make_sphere_teacher_data(data_seed, d, n, teacher);
+    if (permutation_seed != 0) {  // Fisher-Yates with the seeded stream
+        RandomStream ps(permutation_seed, "kh/figure1_sample_order", 0);
+        for (int i = n - 1; i > 0; --i) {
+            const int k = static_cast<int>(ps.next_u64() % static_cast<std::uint64_t>(i + 1));
+            sd.X.col(i).swap(sd.X.col(k));
+            std::swap(sd.y(i), sd.y(k));
+        }
+    }
     SquareNetSetting s{{sd.X, sd.y, IntervalD(1) / IntervalD(n)}, Eigen::MatrixXd(m, d), Eigen::VectorXd(m),
                        IntervalD::from_decimal(delta), IntervalD::from_decimal(h)};
     RandomStream rs(init_seed, "kh/theorem18_init", 0);
@@ -102,6 +111,66 @@ double loss_distance_upper(const CertifiedGdRun& run, long first, long last, con
         covered_to = std::max(covered_to, b.last);
     }
     return covered_to >= last ? sup : std::numeric_limits<double>::infinity();
+}
+
+IntervalD loss_distance(const CertifiedGdRun& run, long first, long last, const IntervalD& ref) {
+    // The lower end uses the covered blocks only (a sup over the range is at least the sup over a part of it).
+    double lo = 0, hi = 0;
+    long covered_to = first - 1;
+    bool gap = false;
+    for (const LossBlock& b : run.loss) {
+        if (b.last < first || b.first > last) continue;
+        if (b.first > covered_to + 1) gap = true;
+        const IntervalD e = b.hull - ref;
+        lo = std::max(lo, mig(e));
+        hi = std::max(hi, mag(e));
+        covered_to = std::max(covered_to, b.last);
+    }
+    if (gap || covered_to < last) hi = std::numeric_limits<double>::infinity();
+    return IntervalD::bounds(lo, hi);
+}
+
+IntervalD loss_sup(const CertifiedGdRun& run, long first, long last) {
+    return loss_distance(run, first, last, IntervalD(0));
+}
+
+IntervalD distance_to_saddle(const NeuronNorms& snap, int active, const OneNeuronSaddle& p) {
+    IntervalD acc(0);
+    for (Eigen::Index j = 0; j < snap.W.rows(); ++j) {
+        if (j == active) {
+            for (Eigen::Index k = 0; k < snap.W.cols(); ++k) acc = acc + sqr(snap.W(j, k) - p.w(k));
+            acc = acc + sqr(snap.v(j) - p.v);
+        } else {
+            acc = acc + sqr(snap.norm[static_cast<std::size_t>(j)]);
+        }
+    }
+    return sqrt(acc);
+}
+
+PlainGdRun run_plain_gd_nonrigorous(const SquareNetSetting& s, long steps, long every, const std::vector<long>& snapshots) {
+    PlainGdRun out;
+    Eigen::MatrixXd W(s.W0_direction.rows(), s.W0_direction.cols());
+    Eigen::VectorXd v(s.v0_direction.size());
+    const IMatrixD W0 = s.W0();
+    const IVectorD v0 = s.v0();
+    for (Eigen::Index j = 0; j < W.rows(); ++j) {
+        for (Eigen::Index k = 0; k < W.cols(); ++k) W(j, k) = mid(W0(j, k));
+        v(j) = mid(v0(j));
+    }
+    const double c = mid(s.data.c), h = mid(s.h);
+    for (long k = 0; k <= steps; ++k) {
+        if (std::find(snapshots.begin(), snapshots.end(), k) != snapshots.end()) {
+            out.snapshot_iterate.push_back(k);
+            out.W.push_back(W);
+            out.v.push_back(v);
+        }
+        const double L = nets::square_net_gd_step_double(s.data.X, s.data.y, c, h, W, v);  // loss at iterate k
+        if (k % every == 0 || k == steps) {
+            out.iterate.push_back(k);
+            out.loss.push_back(L);
+        }
+    }
+    return out;
 }
 
 SparsityAt sparsity(const NeuronNorms& snap, double rho_max, double a_min) {

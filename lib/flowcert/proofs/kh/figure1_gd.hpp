@@ -24,8 +24,11 @@ struct SquareNetSetting {
     IMatrixD W0() const;  // delta * direction, enclosed
     IVectorD v0() const;
 };
+// permutation_seed != 0: the samples (columns of X with their labels) in a seeded random order (stream
+// (permutation_seed, "kh/figure1_sample_order", 0)); the exact GD is the same, only the summation order changes.
 SquareNetSetting seeded_square_net_setting(int m, int d, int n, std::uint64_t data_seed, std::uint64_t init_seed,
-                                           const std::string& delta, const std::string& h);
+                                           const std::string& delta, const std::string& h,
+                                           std::uint64_t permutation_seed = 0);
 
 struct NeuronNorms {
     long iteration = 0;
@@ -57,6 +60,27 @@ CertifiedGdRun run_certified_gd(const SquareNetSetting& s, long steps, long bloc
 // sup_k |L_k - ref| over the iterates first..last (an upper bound; +inf if the range is not covered), where
 // `ref` is an enclosure of the reference value (L(0) or L(p*)).
 double loss_distance_upper(const CertifiedGdRun& run, long first, long last, const IntervalD& ref);
+// Both bounds of sup_k |L_k - ref| over first..last: the lower end is max over blocks of mig(hull - ref) (every
+// iterate of a block is at least that far), the upper end max of mag(hull - ref); the upper end is +inf if the
+// blocks do not cover the range (a failed run), the lower end then uses the blocks that are there.
+IntervalD loss_distance(const CertifiedGdRun& run, long first, long last, const IntervalD& ref);
+// Both bounds of sup_k L_k over first..last (as loss_distance with ref = 0; the loss is >= 0).
+IntervalD loss_sup(const CertifiedGdRun& run, long first, long last);
+
+// The distance |theta - p*| from the iterate of a snapshot to the one-neuron saddle p* put at neuron `active`
+// (every other neuron 0): sqrt(|(w_a, v_a) - (w*, v*)|^2 + sum_{j != a} |(w_j, v_j)|^2) over the hulls.
+IntervalD distance_to_saddle(const NeuronNorms& snap, int active, const OneNeuronSaddle& p);
+
+// The same GD in plain double (NON-RIGOROUS; the comparison run of the report): the loss at every `every`-th
+// iterate (and the last) and W, v at the requested iterations.
+struct PlainGdRun {
+    std::vector<long> iterate;
+    std::vector<double> loss;
+    std::vector<long> snapshot_iterate;
+    std::vector<Eigen::MatrixXd> W;
+    std::vector<Eigen::VectorXd> v;
+};
+PlainGdRun run_plain_gd_nonrigorous(const SquareNetSetting& s, long steps, long every, const std::vector<long>& snapshots);
 
 struct SparsityAt {
     long iteration = 0;

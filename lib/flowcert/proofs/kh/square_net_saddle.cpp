@@ -103,8 +103,6 @@ Eigen::MatrixXd saddle_jacobian_double(const SquareNetData& data, const Eigen::V
 
 }  // namespace
 
-const char* to_string(SaddleStatus s) { return s == SaddleStatus::proven ? "proven" : "not proven"; }
-
 IntervalD loss_at_origin(const SquareNetData& data) {
     IntervalD acc(0);
     for (int i = 0; i < data.samples(); ++i) acc = acc + sqr(IntervalD::exact(data.y(i)));
@@ -207,7 +205,7 @@ OneNeuronSaddle prove_one_neuron_saddle(const SquareNetData& data, const Eigen::
     const linalg::EigenResult<IntervalD> er = linalg::symmetric_eigenvalues<IntervalD>(out.M);
     out.M_eigenvalues_proven = er.status == linalg::EigenStatus::proven;
     out.M_eigenvalues = er.eigenvalues;
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = "unique zero of (M(r) w, |w|^2 - 2 v^2 - C) with v != 0 in the box (Krawczyk, contraction " +
                  std::to_string(kr.contraction_bound) + ")";
     return out;
@@ -242,7 +240,7 @@ SquareNetGradient square_net_gradient(const SquareNetData& data, const IMatrixD&
 
 SaddleDirection saddle_direction(const SquareNetData& data, const OneNeuronSaddle& p, bool want_descent) {
     SaddleDirection out;
-    if (p.status != SaddleStatus::proven) {
+    if (p.status != ProofStatus::proven) {
         out.reason = "the saddle point is not proven";
         return out;
     }
@@ -282,7 +280,7 @@ SaddleDirection saddle_direction(const SquareNetData& data, const OneNeuronSaddl
         out.reason = "L(p* + s e) - L(p*) at the exhibited s is not of the proven sign";
         return out;
     }
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = std::string(want_descent ? "descent" : "ascent") +
                  " along one zero neuron: L(p* + s e) - L(p*) = cubic s^3 + sextic s^6 (exact), cubic certainly " +
                  (want_descent ? "< 0" : "> 0");

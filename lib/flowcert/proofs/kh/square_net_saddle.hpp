@@ -46,8 +46,6 @@ struct SquareNetData {
     int samples() const { return static_cast<int>(X.cols()); }
 };
 
-enum class SaddleStatus { not_proven, proven };
-const char* to_string(SaddleStatus s);
 
 // L(0) = c sum_i y_i^2.
 IntervalD loss_at_origin(const SquareNetData& data);
@@ -69,7 +67,7 @@ OneNeuronGuessNonrigorous one_neuron_saddle_guess_nonrigorous(const SquareNetDat
                                                               double v0, double balance, int max_descent_steps);
 
 struct OneNeuronSaddle {
-    SaddleStatus status = SaddleStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     IVectorD w;             // the unique zero's w lies here (size d)
     IntervalD v;            // and its v
@@ -97,7 +95,7 @@ SquareNetGradient square_net_gradient(const SquareNetData& data, const IMatrixD&
 
 // The third-order saddle test along one zero neuron: e = s (u, t), u a double vector (exact), t = +-1.
 struct SaddleDirection {
-    SaddleStatus status = SaddleStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     Eigen::VectorXd u;
     double t = 0;

@@ -1,14 +1,16 @@
 // Trapping ingredients at the first saddle of v^T (W x)^2; see square_net_trap.hpp for the derivations.
 #include "flowcert/proofs/kh/square_net_trap.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace flowcert::proofs::kh {
 
 RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const OneNeuronSaddle& p) {
     RestrictedHessian out;
-    if (p.status != SaddleStatus::proven) {
+    if (p.status != ProofStatus::proven) {
         out.reason = "the saddle point is not proven";
         return out;
     }
@@ -54,7 +56,7 @@ RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const O
         out.reason = "P H P + n n^T/|n|^2 not certified positive definite: " + pd.reason;
         return out;
     }
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = "the one-neuron loss Hessian at p* is positive definite on the tangent space of the balanced "
                  "slice (lambda_min(P H P + n n^T/|n|^2) > 0)";
     return out;
@@ -89,6 +91,7 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
     }
     const IntervalD mdr = x2max * eg.eigenvalues.back() * pert;
     const double ka = std::max(mag(er.eigenvalues.front()), mag(er.eigenvalues.back()));
+    out.kappa_active = ka;
     out.kappa = IntervalD::bounds(0, (IntervalD::exact(ka) + mdr).upper());
     // L over R: L = c |r_a + dr|^2 >= c (|r_a| - |dr|)^2 with |dr|_2 <= sum_i |dr_i| <= the bound above
     // (max |x_i|^2 >= ... only enlarges it).
@@ -111,9 +114,219 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
         out.steps.push_back(k);
         if (out.min_steps < 0 || k < out.min_steps) out.min_steps = k;
     }
-    out.status = SaddleStatus::proven;
+    out.status = ProofStatus::proven;
     out.reason = "every small neuron stays below its rho_max for " + std::to_string(out.min_steps) +
                  " GD steps while the iterates stay in the region (active neuron in its box: hypothesis)";
+    return out;
+}
+
+namespace {
+
+IntervalD upper_only(double x) { return IntervalD::bounds(0, x); }
+
+// f(r) = lambda/2 (r^2 - alpha^2) - T3 r^3 / 6 with alpha = min(r, (dC + 2 r^2) / nmin), over the interval r.
+IntervalD shell_lower(const IntervalD& r, double lambda, double T3, double dC, double nmin) {
+    const IntervalD al = min(r, (IntervalD::exact(dC) + IntervalD(2) * sqr(r)) / IntervalD::exact(nmin));
+    return IntervalD::exact(lambda) / IntervalD(2) * (sqr(r) - sqr(al)) - IntervalD::exact(T3) * pow(r, 3) / IntervalD(6);
+}
+
+// min of the lower ends of f over [lo, hi], split into `pieces` subintervals.
+double shell_min_over(double lo, double hi, int pieces, double lambda, double T3, double dC, double nmin) {
+    double out = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < pieces; ++k) {
+        const IntervalD r = IntervalD::exact(lo) + (IntervalD::exact(hi) - IntervalD::exact(lo)) *
+                                                       IntervalD::bounds(k, k + 1) / IntervalD(pieces);
+        out = std::min(out, shell_lower(r, lambda, T3, dC, nmin).lower());
+    }
+    return out;
+}
+
+ProofResult premise(bool ok, const std::string& yes, const std::string& no) {
+    return ok ? ProofResult::proven(yes) : ProofResult::not_proven(no);
+}
+
+}  // namespace
+
+PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle& p, const RestrictedHessian& rh,
+                               const PlateauTrapInput& in) {
+    PlateauTrap out;
+    const int d = data.input_dim(), n = data.samples(), m = static_cast<int>(in.W.rows());
+    if (p.status != ProofStatus::proven || rh.status != ProofStatus::proven) {
+        out.reason = "p* or its restricted Hessian is not proven";
+        return out;
+    }
+    const IntervalD c = data.c, a = IntervalD(4) * c * in.h, b = IntervalD(2) * c * in.h;
+    out.lambda = rh.lambda_min.lower();
+    // Data constants: x2 = max |x_i|^2, x4 = sum |x_i|^4, lamX = lambda_max(X X^T).
+    IntervalD x2(0), x4(0);
+    for (int i = 0; i < n; ++i) {
+        IntervalD t(0);
+        for (int k = 0; k < d; ++k) t = t + sqr(IntervalD::exact(data.X(k, i)));
+        x2 = max(x2, t);
+        x4 = x4 + sqr(t);
+    }
+    const IntervalD lamX = linalg::lambda_max_enclosure<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
+    // The hand-off: rho_j(theta_0) of the other neurons, the active neuron's distance to p* and its balance.
+    std::vector<double> rho0, rho_max;
+    for (int j = 0; j < m; ++j) {
+        if (j == in.active) continue;
+        IntervalD r2 = IntervalD(2) * sqr(in.v(j));
+        for (int k = 0; k < d; ++k) r2 = r2 + sqr(in.W(j, k));
+        const double r0 = std::max(sqrt(r2).upper(), 1e-300);
+        rho0.push_back(r0);
+        rho_max.push_back((IntervalD::exact(r0) * IntervalD::exact(in.growth)).upper());
+    }
+    IntervalD dist2 = sqr(in.v(in.active) - p.v), C0 = IntervalD(-2) * sqr(in.v(in.active));
+    for (int k = 0; k < d; ++k) {
+        dist2 = dist2 + sqr(in.W(in.active, k) - p.w(k));
+        C0 = C0 + sqr(in.W(in.active, k));
+    }
+    out.handoff_distance = sqrt(dist2).upper();
+    IntervalD n2 = IntervalD(16) * sqr(p.v);
+    for (int k = 0; k < d; ++k) n2 = n2 + IntervalD(4) * sqr(p.w(k));
+    const double nmin = sqrt(n2).lower();
+    // U = p* box + [-R_b, R_b] and the bounds over it; with an automatic radius R_b = 2 lambda / T3(U) by a few
+    // passes (any R_b is sound: the checks below decide).
+    double R = in.radius > 0 ? in.radius : std::max(out.handoff_distance * 1.05, 1e-4);
+    IVectorD U(d + 1);
+    double T3 = 0, V = 0, W2 = 0, Gmax = 0;
+    IntervalD JFa(0);
+    for (int pass = 0; pass < (in.radius > 0 ? 1 : 4); ++pass) {
+        for (int k = 0; k < d; ++k) U(k) = inflate(p.w(k), R);
+        U(d) = inflate(p.v, R);
+        IVectorD z(n), g(n), z3(n);
+        IntervalD z4(0);
+        JFa = IntervalD(0);
+        for (int i = 0; i < n; ++i) {
+            IntervalD acc(0), xi2(0);
+            for (int k = 0; k < d; ++k) {
+                acc = acc + U(k) * IntervalD::exact(data.X(k, i));
+                xi2 = xi2 + sqr(IntervalD::exact(data.X(k, i)));
+            }
+            z(i) = acc;
+            g(i) = IntervalD(4) * sqr(U(d)) * sqr(z(i));
+            z3(i) = IntervalD(2) * U(d) * pow(z(i), 3);
+            z4 = z4 + pow(z(i), 4);
+            JFa = JFa + g(i) * xi2 + pow(z(i), 4);
+        }
+        const IVectorD ra = one_neuron_residuals(data, U.head(d), U(d));
+        double Z = 0, Ra = 0;
+        for (int i = 0; i < n; ++i) {
+            Z = std::max(Z, mag(z(i)));
+            Ra = std::max(Ra, mag(ra(i)));
+        }
+        IntervalD w2(0);
+        for (int k = 0; k < d; ++k) w2 = w2 + sqr(U(k));
+        V = mag(U(d));
+        W2 = w2.upper();
+        IMatrixD G(d + 1, d + 1);  // J_a^T J_a over U
+        G.topLeftCorner(d, d) = residual_matrix(data, g);
+        for (int k = 0; k < d; ++k) {
+            IntervalD acc(0);
+            for (int i = 0; i < n; ++i) acc = acc + z3(i) * IntervalD::exact(data.X(k, i));
+            G(k, d) = G(d, k) = acc;
+        }
+        G(d, d) = z4;
+        const IntervalD gmax = linalg::lambda_max_enclosure<IntervalD>(G);
+        Gmax = gmax.upper();
+        const IntervalD Vi = IntervalD::exact(V), Zi = IntervalD::exact(Z);
+        T3 = (c * (IntervalD(6) * sqrt(upper_only(gmax.upper())) *
+                       sqrt(lamX * max(IntervalD(8) * sqr(Vi) * x2, IntervalD(32) * sqr(Zi))) +
+                   IntervalD::from_decimal("4.62") * IntervalD::exact(Ra) * lamX))
+                 .upper();
+        if (in.radius <= 0)
+            R = std::max((IntervalD(2) * IntervalD::exact(out.lambda) / IntervalD::exact(T3)).lower(),
+                         out.handoff_distance * 1.05);
+    }
+    if (in.radius <= 0) {  // U was computed for the last R before its update: recompute U for the final R
+        for (int k = 0; k < d; ++k) U(k) = inflate(p.w(k), R);
+        U(d) = inflate(p.v, R);
+    }
+    out.T3 = T3;
+    out.outer_radius = R;
+    out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
+                          "the hand-off active neuron is " + std::to_string(out.handoff_distance) +
+                              " from p*, more than R_b = " + std::to_string(R));
+    // (a) kappa over R and the escape steps K.
+    const EscapeBound eb = small_neuron_escape_bound(data, U, rho0, rho_max, b);
+    out.escape = {eb.status, eb.reason};
+    if (eb.status != ProofStatus::proven) {
+        out.reason = "escape bound: " + eb.reason;
+        return out;
+    }
+    out.kappa = eb.kappa.upper();
+    out.kappa_active = eb.kappa_active;
+    out.steps = eb.min_steps;
+    const IntervalD kap = upper_only(out.kappa), Vi = upper_only(V), W2i = upper_only(W2);
+    // (b) descent.
+    IntervalD JF = JFa;
+    double rmx = 0;
+    for (double r : rho_max) {
+        JF = JF + IntervalD::from_decimal("1.5") * pow(IntervalD::exact(r), 4) * x4;
+        rmx = std::max(rmx, r);
+    }
+    const IntervalD blockmax = max(Vi + sqrt(W2i), IntervalD::exact(rmx) * (IntervalD(1) + IntervalD(1) / sqrt(IntervalD(2))));
+    const IntervalD Lam = IntervalD(2) * c * (JF + IntervalD(2) * kap * blockmax);
+    out.Lambda = Lam.upper();
+    const double hL = (in.h * Lam).upper();
+    out.descent = premise(hL <= 2, "h Lambda = " + std::to_string(hL) + " <= 2", "h Lambda = " + std::to_string(hL) + " > 2");
+    // (d) level and perturbation.
+    IntervalD pert(0);
+    for (double r : rho_max) pert = pert + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
+    pert = IntervalD(2) * c * IntervalD::exact(out.kappa_active) * pert;
+    out.perturbation = pert.upper();
+    out.level_gap = (upper_only(in.loss.upper()) + pert - IntervalD::exact(p.loss.lower())).upper();
+    // (f) step length and the inner radius: grad_a L = grad L1(a) + 2c J_a^T dr with |grad L1(a)| <= Lambda_1 |a - p*|
+    // (grad L1(p*) = 0; Lambda_1 = 2c (||J_a^T J_a|| + 2 kappa_a (V + sqrt W2)) bounds Hess L1 over U) and
+    // |dr|_2 <= sum_j |v_j| |X^T w_j|^2 <= lambda_X sum_j 0.2722 rho_max_j^3.
+    IntervalD drs(0);
+    for (double r : rho_max) drs = drs + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
+    const IntervalD Gi = upper_only(Gmax);
+    const IntervalD Lam1 = IntervalD(2) * c * (Gi + IntervalD(2) * IntervalD::exact(out.kappa_active) * (Vi + sqrt(W2i)));
+    out.sigma = (in.h * (Lam1 * IntervalD::exact(R) + IntervalD(2) * c * sqrt(Gi) * lamX * drs)).upper();
+    // (c) balance band: M w = M(r_a) w + M(dr) w with 4c v M(r_a) w = grad_w L1 and 2c w^T M(r_a) w = dL1/dv, so
+    // |M w| <= Lambda_1 R_b / (4c |v|_min) + ||M(dr)|| sqrt W2, |w^T M w| <= Lambda_1 R_b / (2c) + ||M(dr)|| W2,
+    // ||M(dr)|| <= max_i |x_i|^2 lambda_X sum_j 0.2722 rho_max_j^3.
+    const IntervalD Mdr = x2 * lamX * drs;
+    const IntervalD gw = Lam1 * IntervalD::exact(R) / (IntervalD(4) * c * IntervalD::exact(mig(U(d)))) + Mdr * sqrt(W2i);
+    const IntervalD gq = Lam1 * IntervalD::exact(R) / (IntervalD(2) * c) + Mdr * W2i;
+    const IntervalD dCstep = max(sqr(a) * sqr(Vi) * sqr(min(gw, kap * sqrt(W2i))), IntervalD(2) * sqr(b) * sqr(min(gq, kap * W2i)));
+    // Telescoped (premise (b)): |C_{k+1} - C_k| <= 2 h^2 |grad L(theta_k)|^2 <= 2 h (L_k - L_{k+1}) / (1 - h Lambda / 2),
+    // so the total drift is <= 2 h (L(theta_0) - inf_R L) / (1 - h Lambda / 2), inf_R L >= the escape bound's
+    // c (|r_a| - |dr|)^2.
+    IntervalD total = IntervalD::exact(static_cast<double>(out.steps)) * dCstep;
+    if (hL < 2) {
+        const IntervalD tel = IntervalD(2) * in.h * upper_only((upper_only(in.loss.upper()) - IntervalD::exact(eb.loss_lower.lower())).upper()) /
+                              (IntervalD(1) - in.h * Lam / IntervalD(2));
+        total = min(total, tel);
+    }
+    out.balance_band = (upper_only(mag(C0 - p.balance)) + total).upper();
+    out.inner_radius = (IntervalD::exact(R) - IntervalD::exact(out.sigma)).lower();
+    out.step_inside = premise(out.inner_radius > 0, "R_s = R_b - sigma > 0", "the step length sigma exceeds R_b");
+    // (e) the shell.
+    if (out.inner_radius > 0) {
+        out.shell_min = shell_min_over(out.inner_radius, R, 64, out.lambda, T3, out.balance_band, nmin);
+        out.shell = premise(out.shell_min > out.level_gap,
+                            "min f over the shell " + std::to_string(out.shell_min) + " > l - L(p*) = " +
+                                std::to_string(out.level_gap),
+                            "min f over the shell " + std::to_string(out.shell_min) + " <= l - L(p*) = " +
+                                std::to_string(out.level_gap) + " (lambda " + std::to_string(out.lambda) + ", T3 " +
+                                std::to_string(T3) + ", R_b " + std::to_string(R) + ", perturbation " +
+                                std::to_string(out.perturbation) + ")");
+    } else {
+        out.shell = ProofResult::not_proven("no shell: R_s <= 0");
+    }
+    const double fin = std::min(0.0, shell_min_over(0, std::max(out.inner_radius, 0.0), 64, out.lambda, T3,
+                                                    out.balance_band, nmin));
+    out.loss_band = IntervalD::bounds((IntervalD::exact(p.loss.lower()) + IntervalD::exact(fin) - pert).lower(),
+                                      in.loss.upper());
+    for (const ProofResult* r : {&out.handoff, &out.descent, &out.shell, &out.step_inside, &out.escape})
+        if (r->status != ProofStatus::proven) {
+            out.reason = "premise not proven: " + r->reason;
+            return out;
+        }
+    out.status = ProofStatus::proven;
+    out.reason = "the iterates stay in R for " + std::to_string(out.steps) + " steps past the hand-off";
     return out;
 }
 
