@@ -23,6 +23,7 @@
 #include <flowcert/cert.hpp>
 #include <flowcert/nets/alignment.hpp>
 #include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/proofs/bf.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -103,6 +104,8 @@ void run(cert::Context& ctx) {
     const std::vector<const char*> all_checks = {c_geom, c_lstar, c_lmin, b_tube, b_loss, c_class, c_speed, c_res,
                                                  c_sdrift, c_smarg, c_amin, c_marg, c_boot};
     for (const char* c : all_checks) R.plan(c);
+    const char* h_eq4 = "eq. (4) at initialization: |a_j(0)| >= |w_j(0)| for every neuron";
+    R.plan(h_eq4);
     bf::plan_bounds(in, R);
 
     bf::Quantities Q;
@@ -180,6 +183,12 @@ void run(cert::Context& ctx) {
     const auto init = nets::initialize<IntervalD>(is, model.d());
     const auto b0 = nets::balancedness(init.theta);
     const std::size_t m = is.m;
+    // Theorem 2 assumes a balanced or dominated initialization (eq. (4)); route "none" does not assume
+    // it (the trapping argument then keeps track of the signs of a_j itself): shown as evidence.
+    {
+        const flowcert::ProofResult eq4 = flowcert::proofs::bf::eq4_at_initialization(is, init);
+        (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]")).result(eq4);
+    }
 
     const auto cones = nets::activation_cones_2d(data);
     const auto k1 = nets::theorem1_constants(data, cones, bits);
@@ -221,6 +230,8 @@ void run(cert::Context& ctx) {
     // and certainly inactive on both samples l != k; from then on, while r_k < 0, w_j moves along
     // -x_k only, so its state is controlled by that (tight) box rather than by later, wider ones.
     std::vector<bf::trap::NTrack> ntrack(m);
+    std::array<IntervalD, 3> xnorm;
+    for (std::size_t k = 0; k < 3; ++k) xnorm[k] = sqrt(sqr(model.x(k, 0)) + sqr(model.x(k, 1)));
     bf::trap::ResidualSigns rsigns;  // largest t1 of a step on which r_k is not certainly negative
     struct RStep {
         double t0, t1;
@@ -241,10 +252,10 @@ void run(cert::Context& ctx) {
         rsteps.push_back(rs);
         const auto zs = nets::preactivations(model, st.tube);
         for (std::size_t j = 0; j < m; ++j) {
-            if (ntrack[j].on) continue;
-            const std::size_t k = bf::trap::one_sample_of(st.tube.a[j], {zs[j * 3], zs[j * 3 + 1], zs[j * 3 + 2]});
-            if (k == 3) continue;
-            ntrack[j] = {true, k, st.t0, st.tube.a[j], st.tube.W(j, 0), st.tube.W(j, 1)};
+            const IntervalD &w0 = st.tube.W(j, 0), &w1 = st.tube.W(j, 1);
+            bf::trap::track_step(ntrack[j], st.t0, st.tube.a[j], w0, w1, {zs[j * 3], zs[j * 3 + 1], zs[j * 3 + 2]}, [&](std::size_t k) {
+                return bf::trap::lemma1_speed(w0, w1, model.x(k, 0), model.x(k, 1), xnorm[k], b0[j]);
+            });
         }
         if (step_no++ % 4 == 0) {
             loss_plot.add_point("L(theta(t))", st.t1, L);
@@ -369,13 +380,9 @@ void run(cert::Context& ctx) {
         // z_jk is non-increasing after T_N and the neuron's output a_j sigma(z_jk) shrinks in magnitude
         const IntervalD zN = nt.w0 * model.x(kk, 0) + nt.w1 * model.x(kk, 1);
         IntervalD zp = IntervalD::bounds(0.0, std::max(0.0, upper(zN)));
-        // |P_perp w_j| = |det(w_j, x_k)| / |x_k| is constant while w_j moves along x_k;
-        // Lemma 1: a_j(t)^2 = |w_j(t)|^2 + b_j >= |P_perp w_j|^2 + b_j  [BF2025, Lemma 1]
-        const IntervalD q = abs(nt.w0 * model.x(kk, 1) - nt.w1 * model.x(kk, 0)) / tr.xnorm[kk];
-        const IntervalD q2b = sqr(q) + b0[j];
-        IntervalD sp = IntervalD(0);
-        if (certainly_positive(q2b)) {
-            sp = sqrt(IntervalD::bounds(lower(q2b), lower(q2b)));
+        // Lemma 1 speed from the box at T_N (bf::trap::lemma1_speed), 0 if none
+        const IntervalD sp = nt.speed;
+        if (certainly_positive(sp)) {
             min_speed = have_speed ? min(min_speed, sp) : sp;
             have_speed = true;
             // while z_jk > 0: dz_jk/dt = a_j (-r_k / n) |x_k|^2 <= -|a_j| (-r_k^+ / n) |x_k|^2, r_k^+ the
@@ -393,7 +400,10 @@ void run(cert::Context& ctx) {
         }
         // the tube's own box at T bounds z_jk(T) too; |a_j| is non-increasing after T_N (a_j < 0, a_j' >= 0)
         zp = IntervalD::bounds(0.0, std::max(0.0, std::min(upper(zp), upper(zj[kk]))));
-        tr.add_one_sample(j, kk, zp, sp, mig(th.a[j]), std::min(mag(nt.a), mag(th.a[j])));
+        // |a_j(T)| from the box at T only where it certainly has the sign the argument needs (a_j < 0):
+        // step 2' must not start from |a_j(T)| of a neuron that may have turned positive
+        const double a_lo = certainly_negative(th.a[j]) ? mig(th.a[j]) : 0.0;
+        tr.add_one_sample(j, kk, zp, sp, a_lo, std::min(mag(nt.a), mag(th.a[j])));
     }
     const std::size_t n_unclassified =
         static_cast<std::size_t>(std::count(cls.begin(), cls.end(), Cls::unclassified));
