@@ -59,6 +59,30 @@ check)
     echo "{ not json" > "$tmp/broken.json"
     "$flowcert" check "$tmp/broken.json"; rc=$?
     [ "$rc" -eq 3 ] || fail "broken JSON: exit $rc, expected 3" ;;
+forged)
+    # self-consistent forgeries (statuses, verdict and digest made consistent) are rejected: a REFUTED
+    # certificate turned CERTIFIED and an INCONCLUSIVE one with its not-re-checkable checks set proven
+    # by the fresh run; a certificate relabelled as another case by --case
+    flowcert=$1 verifier=$2 forge=$3 false_case=$4 low_case=$5 other_case=$6
+    for c in "$false_case" "$low_case"; do
+        "$verifier" --case "$c" --out "$tmp" --quiet > /dev/null
+    done
+    false_cert="$tmp/$(basename "$false_case" .toml).json" low_cert="$tmp/$(basename "$low_case" .toml).json"
+    "$flowcert" check "$false_cert" "$low_cert" || fail "genuine certificates rejected"
+    "$forge" all-proven "$false_cert" "$tmp/f1.json" | grep -q "verdict CERTIFIED" || fail "forgery 1 not made"
+    "$flowcert" check --no-rerun "$tmp/f1.json" > /dev/null || fail "forgery 1 is not self-consistent (test is stale)"
+    "$flowcert" check "$tmp/f1.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "REFUTED -> CERTIFIED forgery: exit $rc, expected 1"
+    grep -q "fresh run: verdict REFUTED, the certificate says CERTIFIED" "$tmp/o" || fail "forgery 1 not explained"
+    "$forge" all-proven "$low_cert" "$tmp/f2.json" | grep -q "verdict CERTIFIED" || fail "forgery 2 not made"
+    "$flowcert" check "$tmp/f2.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "INCONCLUSIVE -> CERTIFIED forgery: exit $rc, expected 1"
+    grep -q "fresh run: verdict INCONCLUSIVE, the certificate says CERTIFIED" "$tmp/o" || fail "forgery 2 not explained"
+    "$forge" relabel="$(basename "$other_case" .toml)" "$false_cert" "$tmp/f3.json" > /dev/null
+    "$flowcert" check --case "$other_case" "$tmp/f3.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "relabelled certificate: exit $rc, expected 1"
+    grep -q "is not the case of this certificate" "$tmp/o" || fail "relabelling not explained"
+    "$flowcert" check --case "$false_case" "$false_cert" > /dev/null || fail "the certificate's own case file rejected" ;;
 throws)
     flowcert=$1 verifier=$2 case_file=$3
     "$verifier" --case "$case_file" --out "$tmp" --quiet > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
