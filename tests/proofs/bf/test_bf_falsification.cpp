@@ -61,9 +61,9 @@ Instance read_case(const std::filesystem::path& file) {
 }
 
 long double lstar_of(const nets::TwoLayerSpec& spec) {
-    const auto ls = nets::least_squares(nets::alignment_data(spec));
+    const auto ls = flowcert::proofs::bf::least_squares(nets::alignment_data(spec));
     REQUIRE(ls.ok);
-    return ls.loss_paper.convert_to<long double>();
+    return ls.loss_paper.template convert_to<long double>();
 }
 
 const std::filesystem::path kCases = std::filesystem::path(FLOWCERT_SOURCE_DIR) / "cases" / "bf";
