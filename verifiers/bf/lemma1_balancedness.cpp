@@ -28,6 +28,7 @@ void run(cert::Context& ctx) {
     const nets::InitSpec is = load_init(in);
     R.set_seed("init", std::to_string(is.seed));
     const auto init = nets::initialize<IntervalD>(is, model.d());
+    bf::export_initialization(ctx, is, model, init);  // --export-instance
     nets::FlowOptions o;
     o.t_end = upper(in.interval_d("T"));  // a double >= T: the tube covers [0, T] (checked exactly below)
     if (in.has("order")) o.order = static_cast<int>(in.integer("order"));

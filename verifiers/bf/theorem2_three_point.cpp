@@ -107,6 +107,8 @@ void run(cert::Context& ctx) {
     const IntervalMp lmin_mp = proofs::lambda_min(proofs::gram_over_n(t2.data), bits);
     R.step(c_lmin, "[docs/bf.md step 6]").positive({"lambda_min(H)", lmin_mp});
     Q.set("lambda_min_H", lmin_mp);
+    if (R.find_check(c_lstar)->status != cert::CheckStatus::proven || R.find_check(c_lmin)->status != cert::CheckStatus::proven)
+        return finish("L* > 0 or lambda_min(H) > 0 not proven");
     const proofs::ThreePointData data = proofs::three_point_data(t2.data, ls, bits);
 
     // ---- (b) the certified tube, fed to the trap's tracker -------------------------------------------
@@ -114,6 +116,7 @@ void run(cert::Context& ctx) {
     const nets::InitSpec is = load_init(in);
     R.set_seed("init", std::to_string(is.seed));
     const auto init = nets::initialize<IntervalD>(is, model.d());
+    bf::export_initialization(ctx, is, model, init);  // --export-instance
     // Theorem 2 assumes a balanced or dominated initialization (eq. (4)); route "none" does not (the trap tracks
     // the signs of a_j itself): evidence there.
     (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]"))
