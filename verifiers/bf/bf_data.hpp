@@ -7,8 +7,8 @@
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
+#include <flowcert/proofs/bf/format.hpp>
 
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -104,11 +104,7 @@ void export_initialization(const cert::Context& ctx, const nets::InitSpec& is, c
 
 inline flowcert::IntervalMp mp(const nets::Rational& q, long bits) { return nets::enclose(q, bits); }
 inline flowcert::IntervalD to_d(const flowcert::IntervalMp& x) { return flowcert::IntervalD::bounds(lower(x), upper(x)); }
-inline std::string fmt(double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
+using flowcert::proofs::bf::detail::fmt;
 inline std::string vec_str(const nets::QVec& v) {
     std::string s = "(";
     for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i].str();

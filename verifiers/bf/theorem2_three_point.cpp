@@ -86,15 +86,16 @@ void run(cert::Context& ctx) {
     for (const auto& c : kSteps) R.plan(c);
     R.plan(c_concl);
     plan_bounds(in, R);
+    Quantities Q;
     auto finish = [&](const std::string& why) {  // premises not reached are not proven; the conclusion is implied by all
         for (const auto& c : kSteps)
             if (R.find_check(c)->status == cert::CheckStatus::not_run) R.step(c, "[docs/bf.md]").holds(false, "not evaluated: " + why);
         R.conclusion(c_concl, "[BF2025, Thm 2; eq. (2) chain rule; docs/bf.md step 8]")
             .statement("every solution converges to a point whose predictions are the least-squares fit, with loss >= L* > 0 throughout")
             .implied_by(kSteps);
+        check_bounds(in, R, Q, "[BF2025; this case's claimed value]");
     };
 
-    Quantities Q;
     if (route != "none") record_theorem2_hypotheses(R, t2, route, bits, Q, cert::Role::step);
     least_squares_table(R, ls, t2.data.n, bits, Q, /*full=*/true);
     const bool three = t2.data.n == 3 && t2.data.d == 2;
@@ -254,7 +255,6 @@ void run(cert::Context& ctx) {
     for (const auto& r : rows) tb.add_row({r.first, r.second});
     for (std::size_t k = 0; k < 3; ++k) tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T (step 4 bound)", to_string(proofs::residual_step4(box, k, G), 6)});
     finish("");
-    check_bounds(in, R, Q, "[BF2025; this case's claimed value]");
     R.claim.proven_statement = "for this initialization (m = " + std::to_string(is.m) + ", seed " + std::to_string(is.seed) + ", lambda = " + is.lambda +
                                "): every gradient-flow solution converges, its predictions converge to the least-squares fit x_k^T beta*, and "
                                "L(theta(t)) >= L* = " + nets::decimal_string(ls.loss_paper, 10) + " > 0 for all t >= 0" +

@@ -3,18 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "flowcert/proofs/bf/trap_steps.hpp"
+
+#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
 namespace {
-std::string fmt(double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
+using detail::fmt;
 IntervalD point(double v) { return IntervalD::bounds(v, v); }
 }  // namespace
 

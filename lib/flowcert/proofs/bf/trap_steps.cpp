@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
@@ -15,11 +16,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 IntervalD point(double v) { return IntervalD::bounds(v, v); }
 IntervalD infinite_bound() { return IntervalD::bounds(0.0, kInf); }
 IntervalD nonneg_upper(const IntervalD& x) { return IntervalD::bounds(0.0, std::max(0.0, upper(x))); }
-std::string fmt(double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
+using detail::fmt;
 }  // namespace
 
 IntervalD weight_drift(const IntervalD& s, const IntervalD& b, const IntervalD& G) {

@@ -2,16 +2,13 @@
 #include "flowcert/proofs/bf/trap_tracking.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
 namespace {
-std::string fmt(double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
+using detail::fmt;
 }  // namespace
 
 std::size_t one_sample_of(const IntervalD& a, const std::array<IntervalD, 3>& z) {
