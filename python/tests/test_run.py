@@ -74,7 +74,7 @@ def test_bad_input_raises_with_the_verifiers_message_and_code(tmp_path):
 def test_numpy_arrays_in_a_case_dict_become_npy_keys_and_instances_are_exported(tmp_path):
     # Lemma 1 on the Figure-2 inputs given as a float64 array (exact binary values) through a .npy key
     case = {"x": np.array([[-0.75], [-0.5], [0.125]]), "y": ["1.1", "0.1", "0.8"], "bias": True, "m": 8,
-            "seed": 1, "lambda": "1e-3", "T": "1", "tol": "2e-3"}
+            "seed": 1, "lambda": "1e-3", "T": "1", "rel_tol": "0.05"}
     inst = tmp_path / "instance"
     cert = flowcert.run("bf/lemma1_balancedness", case, out_dir=tmp_path, export_instance=inst)
     assert cert.verdict == "CERTIFIED", cert.verdict_reason

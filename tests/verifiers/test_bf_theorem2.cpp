@@ -173,6 +173,47 @@ TEST_CASE("a tracked N_k neuron is N_k only while r_k is certainly negative on e
     CHECK(classify(pt(-0.2), z, nt, straddle).cls == Cls::unclassified);
 }
 
+TEST_CASE("N_k tracking needs a_j < 0 on all of [T_N, T]: without a Lemma 1 speed a step box with a_j not certainly "
+          "negative drops it (the unbalanced false CERTIFIED of issue 14)", "[bf_t2]") {
+    const auto no_speed = [](std::size_t) { return IntervalD(0); };
+    const auto speed = [](std::size_t) { return pt(1e-4); };
+    // T_N: certainly negative, inactive on x_2, x_3 -> N_1
+    const std::array<IntervalD, 3> z0{pt(1e-4), pt(-1e-4), pt(-2e-4)};
+    NTrack nt;
+    track_step(nt, 1.0, pt(-1e-4), pt(0), pt(0), z0, no_speed);
+    REQUIRE(nt.on);
+    CHECK(nt.k == 0);
+    CHECK(nt.t == 1.0);
+    // later boxes: a_j grows towards 0 (a_j' >= 0) and crosses it (b_j < 0: unbalanced)
+    track_step(nt, 2.0, iv(-5e-5, -1e-5), pt(0), pt(0), z0, no_speed);
+    CHECK(nt.on);
+    track_step(nt, 3.0, iv(-1e-5, 1e-5), pt(0), pt(0), z0, no_speed);
+    CHECK(!nt.on);  // a_j may be >= 0 here: the neuron may move along +x_k and leave the pattern
+    ResidualSigns rs;
+    rs.add_step(4.0, {pt(-0.1), pt(0.1), pt(-0.1)});
+    // at T it is positive and active on x_2, x_3 (neuron 59 of unbalanced seed 4): unclassified, never N_1
+    CHECK(classify(pt(1e-3), {pt(-2e-4), pt(6e-4), pt(1.3e-3)}, nt, rs).cls == Cls::unclassified);
+    // re-acquired on a later box where it is certainly negative and N_k-like again
+    track_step(nt, 3.5, pt(-2e-5), pt(0), pt(0), z0, no_speed);
+    CHECK((nt.on && nt.t == 3.5));
+    // with a Lemma 1 speed the sign of a_j is proven on [T_N, T] whatever the later (wide) boxes say
+    NTrack ns;
+    track_step(ns, 1.0, pt(-1e-4), pt(0), pt(0), z0, speed);
+    track_step(ns, 2.0, iv(-1e-3, 1e-3), pt(0), pt(0), z0, speed);
+    CHECK((ns.on && ns.t == 1.0));
+}
+
+TEST_CASE("the Lemma 1 speed of an N_k neuron is sqrt(|P_perp w|^2 + b_j), 0 when that is not certainly positive", "[bf_t2]") {
+    // x_k = (3, 4), |x_k| = 5; w = (4, -3) is orthogonal to x_k: |P_perp w| = 5
+    const IntervalD xn = pt(5);
+    CHECK(lower(lemma1_speed(pt(4), pt(-3), pt(3), pt(4), xn, pt(0))) <= 5.0);
+    CHECK(lower(lemma1_speed(pt(4), pt(-3), pt(3), pt(4), xn, pt(0))) >= 5.0 * (1 - 1e-15));
+    CHECK(upper(lemma1_speed(pt(4), pt(-3), pt(3), pt(4), xn, pt(-9))) <= 4.0);
+    CHECK(upper(lemma1_speed(pt(4), pt(-3), pt(3), pt(4), xn, pt(-9))) >= 4.0 * (1 - 1e-15));
+    CHECK(upper(lemma1_speed(pt(4), pt(-3), pt(3), pt(4), xn, pt(-25))) == 0.0);  // b_j = -|P_perp w|^2
+    CHECK(upper(lemma1_speed(pt(3), pt(4), pt(3), pt(4), xn, pt(-1e-9))) == 0.0);  // w along x_k, b_j < 0
+}
+
 TEST_CASE("residual signs record the last step whose r_k is not certainly negative", "[bf_t2]") {
     ResidualSigns rs;
     rs.add_step(1.0, {pt(-0.1), pt(0.1), iv(-0.1, 0.0)});

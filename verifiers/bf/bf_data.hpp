@@ -1,10 +1,13 @@
-// verifiers/bf/bf_data.hpp -- what the Boursier-Flammarion verifiers share: the data keys of a
-// case, loading them into a nets::TwoLayerSpec, exact-rational formatting, and the optional
-// `[[bounds]]` tables (claimed enclosures of named quantities, each a check_subset).
+// verifiers/bf/bf_data.hpp -- what the Boursier-Flammarion verifiers share (presentation only; the
+// mathematics is in lib/flowcert/proofs/bf): the data keys of a case and loading them into a
+// nets::TwoLayerSpec, the initialization keys, formatting, and the optional `[[bounds]]` tables (claimed
+// enclosures of named quantities, each a conclusion check `inside`).
 #pragma once
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/bf.hpp>
+#include <flowcert/proofs/bf/format.hpp>
 
 #include <map>
 #include <string>
@@ -14,6 +17,7 @@ namespace bf {
 
 namespace cert = flowcert::cert;
 namespace nets = flowcert::nets;
+namespace proofs = flowcert::proofs::bf;
 
 inline std::vector<cert::KeySpec> data_keys() {
     return {
@@ -32,6 +36,17 @@ inline std::vector<cert::KeySpec> data_keys() {
     };
 }
 
+// The keys of a seeded initialization of eq. (3) and of a flow horizon.
+inline std::vector<cert::KeySpec> init_keys() {
+    return {
+        {.name = "m", .type = cert::KeyType::integer, .description = "number of neurons", .constraint = cert::Constraint::positive},
+        {.name = "seed", .type = cert::KeyType::integer, .description = "initialization seed"},
+        {.name = "lambda", .type = cert::KeyType::number, .description = "initialization scale, eq. (3)", .constraint = cert::Constraint::positive},
+        {.name = "init", .type = cert::KeyType::string, .description = "initialization kind (default balanced_gaussian)",
+         .required = false, .choices = {"balanced_gaussian", "dominated_uniform_ball", "unbalanced_gaussian"}},
+    };
+}
+
 inline nets::TwoLayerSpec load_spec(const cert::Case& in) {
     nets::TwoLayerSpec s;
     s.x = in.matrix("x");
@@ -40,6 +55,19 @@ inline nets::TwoLayerSpec load_spec(const cert::Case& in) {
     if (in.has("gamma")) s.gamma = in.number_string("gamma");
     if (in.has("loss") && in.string("loss") == "logistic") s.loss = nets::LossKind::logistic;
     return s;
+}
+
+inline nets::InitSpec load_init(const cert::Case& in) {
+    nets::InitSpec is;
+    if (in.has("init")) {
+        const std::string k = in.string("init");
+        if (k == "dominated_uniform_ball") is.kind = nets::InitKind::dominated_uniform_ball;
+        if (k == "unbalanced_gaussian") is.kind = nets::InitKind::unbalanced_gaussian;
+    }
+    is.m = static_cast<std::size_t>(in.integer("m"));
+    is.seed = static_cast<std::uint64_t>(in.integer("seed"));
+    is.lambda = in.number_string("lambda");
+    return is;
 }
 
 inline void validate_data(const cert::Case& in) {
@@ -74,10 +102,9 @@ void export_initialization(const cert::Context& ctx, const nets::InitSpec& is, c
                                                   (is.divide_by_sqrt_m ? "lambda / sqrt(m)" : "lambda") + " * (a~, w~)");
 }
 
-inline flowcert::IntervalMp mp(const nets::Rational& q, long bits) {
-    return flowcert::IntervalMp::from_decimal(q.str(), flowcert::Precision(bits));
-}
-inline std::string exact_str(const nets::Rational& q) { return q.str(); }
+inline flowcert::IntervalMp mp(const nets::Rational& q, long bits) { return nets::enclose(q, bits); }
+inline flowcert::IntervalD to_d(const flowcert::IntervalMp& x) { return flowcert::IntervalD::bounds(lower(x), upper(x)); }
+using flowcert::proofs::bf::detail::fmt;
 inline std::string vec_str(const nets::QVec& v) {
     std::string s = "(";
     for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i].str();
@@ -94,8 +121,7 @@ inline std::string signs_str(const std::vector<int>& u) {
     return s;
 }
 
-// The `[[bounds]]` tables: every claimed [lo, hi] becomes a check_subset of the named enclosure.
-// Quantities the verifier does not know make the case bad input (Case::fail).
+// The `[[bounds]]` tables: every claimed [lo, hi] is a conclusion "the named enclosure lies inside it".
 struct Quantities {
     std::map<std::string, flowcert::IntervalMp> values;
     void set(const std::string& name, const flowcert::IntervalMp& v) { values.insert_or_assign(name, v); }
@@ -109,15 +135,41 @@ inline void check_bounds(const cert::Case& in, cert::Report& r, const Quantities
     for (const auto& b : in.tables("bounds")) {
         const std::string name = b.string("quantity");
         auto it = q.values.find(name);
+        auto ck = r.conclusion("claimed bound: " + name, citation);
         if (it == q.values.end()) {
-            r.check_true("claimed bound: " + name, citation, false,
-                         "unknown quantity '" + name + "' (not computed by this verifier for this case)");
+            ck.holds(false, "unknown quantity '" + name + "' (not computed by this verifier for this case)");
             continue;
         }
-        r.check_subset("claimed bound: " + name, citation, {name, it->second},
-                       cert::Operand::exact_interval("claimed", b.number_string("lo"), b.number_string("hi")),
-                       name + " in [" + b.number_string("lo") + ", " + b.number_string("hi") + "]");
+        ck.statement(name + " in [" + b.number_string("lo") + ", " + b.number_string("hi") + "]")
+            .inside({name, it->second}, cert::Operand::exact_interval("claimed", b.number_string("lo"), b.number_string("hi")));
     }
+}
+
+// The exact least-squares quantities [BF2025, Sec. 4] as a table; `full` adds beta* components, predictions,
+// the code's loss, D* and |D*|. Stores them in Q under the names of docs/bf.md.
+inline void least_squares_table(cert::Report& R, const proofs::LeastSquares& ls, std::size_t n, long bits, Quantities& Q, bool full) {
+    if (!ls.ok) return;
+    cert::Table& T = R.table("least squares (exact)", {"quantity", "exact", "enclosure"});
+    auto row = [&](const std::string& qname, const std::string& label, const nets::Rational& v) {
+        if (!qname.empty()) Q.set(qname, mp(v, bits));
+        T.add_row({label, v.str(), to_string(mp(v, bits), 15)});
+    };
+    for (std::size_t i = 0; i < ls.beta.size(); ++i) row("beta_" + std::to_string(i + 1), "beta*_" + std::to_string(i + 1), ls.beta[i]);
+    if (full)
+        for (std::size_t k = 0; k < n; ++k)
+            row("prediction_" + std::to_string(k + 1), "prediction x_" + std::to_string(k + 1) + "^T beta*", ls.predictions[k]);
+    for (std::size_t k = 0; k < n; ++k) row(full ? "residual_" + std::to_string(k + 1) : "", "residual r_" + std::to_string(k + 1), ls.residuals[k]);
+    row("loss_paper", "(1/(2n)) sum r^2", ls.loss_paper);
+    if (!full) return;
+    row("loss_code", "(1/n) sum r^2 (authors' code)", ls.loss_code);
+    nets::Rational nn = 0;
+    for (std::size_t i = 0; i < ls.D_star.size(); ++i) {
+        row("D_star_" + std::to_string(i + 1), "D*_" + std::to_string(i + 1), ls.D_star[i]);
+        nn += ls.D_star[i] * ls.D_star[i];
+    }
+    const auto norm = sqrt(mp(nn, bits));
+    Q.set("D_star_norm", norm);
+    T.add_row({"|D*| = sqrt(" + nn.str() + ")", "-", to_string(norm, 15)});
 }
 
 }  // namespace bf

@@ -1,13 +1,12 @@
-// verifiers/bf/theorem2_hypotheses.cpp -- part (a) of the Theorem 2 certificate [BF2025, Sec. 4,
-// App. A]: the data hypotheses, either Assumption 3 with eta < 1/6 (route "assumption3", which
-// by Lemma 8 implies Assumptions 4-6; those are re-checked as well) or Assumptions 4, 5 and 6
-// directly (route "assumptions4to6", Theorem 4). Everything is exact rational arithmetic on the
-// decimal data; the inequalities with square roots are interval checks re-checkable by
-// `flowcert check`. A data set that violates a hypothesis gives REFUTED (the failing
-// inequality is the witness). See docs/bf.md.
+// bf/theorem2_hypotheses -- part (a) of the Theorem 2 certificate [BF2025, Sec. 4, App. A]: the data
+// hypotheses, either Assumption 3 with eta < 1/6 (route "assumption3"; the hypotheses of Lemma 8, whose
+// conclusions Assumptions 4, 5, 6 and r_2 > 0 are checked) or Assumptions 4, 5 and 6 directly (route
+// "assumptions4to6", Theorem 4; conclusion r_2 > 0 for three points). Exact rational arithmetic on the
+// decimal data (lib/flowcert/proofs/bf/theorem2_data.hpp); the inequalities with square roots are interval
+// checks re-checkable by `flowcert check`. Data violating a hypothesis are OUTSIDE_HYPOTHESES. See docs/bf.md.
 #include <string>
 
-#include "theorem2_data_hypotheses.hpp"
+#include "theorem2_hypothesis_checks.hpp"
 
 namespace {
 
@@ -17,29 +16,27 @@ void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     cert::Report& R = ctx.report;
     const long bits = ctx.precision_bits;
-    const nets::TwoLayerSpec spec = load_spec(in);
-    const Theorem2Data t = theorem2_data(spec);
+    const Theorem2Data t = theorem2_data(load_spec(in));
     const std::string route = in.string("hypotheses");
 
     plan_theorem2_hypotheses(R, t, route);
     plan_bounds(in, R);
     Quantities Q;
-    check_theorem2_hypotheses(R, spec, t, route, bits, Q);
-    least_squares_table(R, t, bits, Q, /*full=*/false);
+    record_theorem2_hypotheses(R, t, route, bits, Q, cert::Role::conclusion);
+    least_squares_table(R, t.ls, t.data.n, bits, Q, /*full=*/false);
     check_bounds(in, R, Q, "[BF2025; this case's claimed value]");
     if (t.data.d == 2 && t.ls.ok) {
         // Display only: the data directions and the directions of beta* and D* (Thm 2 geometry).
         cert::CirclePlot circle{.title = "data directions x_k, least-squares beta* and D* = (1/n) sum y_k x_k (d = 2)"};
-        for (std::size_t k = 0; k < t.data.n; ++k)
-            circle.add("x_" + std::to_string(k + 1), "data", mp(t.data.x[k][0], 64), mp(t.data.x[k][1], 64));
+        for (std::size_t k = 0; k < t.data.n; ++k) circle.add("x_" + std::to_string(k + 1), "data", mp(t.data.x[k][0], 64), mp(t.data.x[k][1], 64));
         circle.add("beta*", "least squares", mp(t.ls.beta[0], 64), mp(t.ls.beta[1], 64));
         circle.add("D*", "D*", mp(t.ls.D_star[0], 64), mp(t.ls.D_star[1], 64));
         R.add_plot(circle);
     }
     R.claim.proven_statement = route == "assumption3"
                                    ? "the data satisfy Assumption 3 with some eta < 1/6 (least admissible eta enclosed), "
-                                     "and the consequences of Lemma 8 (Assumptions 4, 5, 6-sign) hold"
-                                   : "the data satisfy Assumptions 4 and 5 and the sign condition of Assumption 6";
+                                     "and the consequences of Lemma 8 (Assumptions 4, 5, 6-sign, r_2 > 0) hold"
+                                   : "the data satisfy Assumptions 4 and 5 and the sign condition of Assumption 6, and r_2 > 0";
 }
 
 }  // namespace

@@ -46,12 +46,17 @@ struct Classified {
 };
 
 // N_k tracking along the tube (step 2): the first step box on which a neuron is certainly
-// negative and certainly inactive on both samples l != k.
+// negative and certainly inactive on both samples l != k. The argument of step 2 needs a_j < 0 on
+// all of [T_N, T] (for a_j > 0 the neuron moves along +x_k and may become active on the other
+// samples): `speed` > 0 (Lemma 1: |a_j| >= sqrt(|P_perp w_j|^2 + b_j) while the pattern holds)
+// proves it, otherwise every later step box must show a_j certainly < 0 (track_step drops the
+// tracking at the first one that does not).
 struct NTrack {
     bool on = false;
     std::size_t k = 0;
     double t = 0;  // T_N: start time of that step
     IntervalD a, w0, w1;
+    IntervalD speed = IntervalD(0);  // lower bound of |a_j| on [T_N, T] from Lemma 1 (0: none)
 };
 
 // The sample k in {0, 2} on which a certainly negative neuron with pre-activation box z may be
@@ -61,6 +66,33 @@ inline std::size_t one_sample_of(const IntervalD& a, const std::array<IntervalD,
     if (certainly_negative(z[1]) && certainly_negative(z[2])) return 0;
     if (certainly_negative(z[0]) && certainly_negative(z[1])) return 2;
     return 3;
+}
+
+// The N_k speed of Lemma 1 for a neuron tracked on sample k from the box (w0, w1) at T_N:
+// |P_perp w_j| = |det(w_j, x_k)| / |x_k| is constant while w_j moves along x_k, and
+// a_j^2 = |w_j|^2 + b_j >= |P_perp w_j|^2 + b_j [BF2025, Lemma 1]. A point (0 if not positive).
+inline IntervalD lemma1_speed(const IntervalD& w0, const IntervalD& w1, const IntervalD& xk0, const IntervalD& xk1,
+                              const IntervalD& xnorm_k, const IntervalD& b) {
+    const IntervalD q = abs(w0 * xk1 - w1 * xk0) / xnorm_k;
+    const IntervalD q2b = sqr(q) + b;
+    if (!certainly_positive(q2b)) return IntervalD(0);
+    return sqrt(IntervalD::bounds(lower(q2b), lower(q2b)));
+}
+
+// One step box [t0, t1] of the tube for the N_k tracking of neuron j: keeps a tracking whose
+// sign premise still holds (Lemma 1 speed, or a_j certainly < 0 on this box), drops it otherwise,
+// and starts one on the first box where the neuron is N_k-like (one_sample_of). `speed_of(k)`
+// gives the Lemma 1 speed of the box for sample k.
+template <class SpeedOf>
+void track_step(NTrack& nt, double t0, const IntervalD& a, const IntervalD& w0, const IntervalD& w1,
+                const std::array<IntervalD, 3>& z, SpeedOf speed_of) {
+    if (nt.on) {
+        if (certainly_positive(nt.speed) || certainly_negative(a)) return;
+        nt = NTrack{};  // a_j may have reached 0 on this box: step 2 no longer applies from T_N
+    }
+    const std::size_t k = one_sample_of(a, z);
+    if (k == 3) return;
+    nt = {true, k, t0, a, w0, w1, speed_of(k)};
 }
 
 // Residual signs along the tube: last_not_negative[k] = largest step end t1 at which the

@@ -1,8 +1,8 @@
 // flowcert/nets/alignment.hpp -- the alignment function of Boursier & Flammarion [BF2025, Sec. 3]:
 // D(w, 0), the sets 𝔇_u and their min-norm elements D_u, G(w) = <w, D(w, 0)> (eq. (7)),
-// extremal vectors (Definition 1), the activation cones of the data in d = 2, the constants
-// D_max, D_min, alpha_min, delta_0 and the explicit lambda*_{alpha_0} of eq. (21), and the data
-// hypotheses of Theorem 2 (Assumptions 3-6, Lemma 8) with the least-squares quantities.
+// extremal vectors (Definition 1) and the activation cones of the data in d = 2, with the exact
+// rational vector helpers they use. The proof quantities built on them (the constants of
+// Theorem 1, lambda*, the hypotheses of Theorem 2) are in lib/flowcert/proofs/bf.
 //
 // The data are exact decimals, so at theta = 0 everything combinatorial is exact: with
 // g_k := -c d1 l(0, y_k) x_k (c the risk weight, 1/n in the paper; d1 l(0, y) = -y for the half
@@ -41,6 +41,17 @@ struct AlignmentData {
 AlignmentData alignment_data(const TwoLayerSpec& spec);
 
 Rational dot(const QVec& a, const QVec& b);
+// Exact helpers on rational vectors (d = 2 where the name says so).
+Rational cross(const QVec& a, const QVec& b);  // a_1 b_2 - a_2 b_1 (d = 2)
+QVec rot90(const QVec& a);                      // J a, counter-clockwise by pi/2 (d = 2)
+bool is_zero(const QVec& a);
+QVec neg(const QVec& a);
+// A decimal or rational string as an exact rational; std::invalid_argument if it is not a number.
+Rational parse_rational_string(const std::string& s);
+// The tight outward enclosure of an exact rational at `bits` bits.
+IntervalMp enclose(const Rational& q, long bits);
+// Gauss-Jordan elimination over the rationals: x with A x = b; false if A is singular.
+bool solve_exact(std::vector<QVec> A, QVec b, QVec& x);
 // A(w) = (sign <w, x_k>)_k with sign(0) = 0 [BF2025, Sec. 3].
 std::vector<int> activation_pattern(const AlignmentData& data, const QVec& w);
 // G(w) = -c sum_k d1 l(0, y_k) sigma(<w, x_k>) = <w, D(w, 0)>, exact for rational w (not normalized;
@@ -108,74 +119,6 @@ struct Cones2 {
 };
 // Every u in A(R^2 \ {0}) from the angular order of the data directions (exact).
 Cones2 activation_cones_2d(const AlignmentData& data);
-
-// ---- the constants of Theorem 1 [BF2025, App. D, eqs. (20)-(24)] ---------------------------
-struct Constants {
-    enum class Status { not_proven, certified, not_applicable };
-    Status status = Status::not_proven;
-    std::string reason;
-    std::size_t n_cones = 0, n_extremal = 0, n_local_max = 0, n_local_min = 0;
-    bool no_saddle = false;                // every Clarke-critical direction with D != 0 is a strict extremum
-    std::string no_saddle_reason;
-    bool lemma2_independence = false;      // every family of <= 2 vectors d1l(0,y_k) x_k is independent
-    bool lemma2_boundary = false;          // no sector's D_u on its boundary lines
-    Rational D_max_sq, D_min_sq;           // exact squares
-    IntervalMp D_max, D_min;
-    IntervalMp max_G, min_G;               // max and min of G on the circle
-    bool alpha_plus_empty = true, alpha_minus_empty = true;
-    Rational alpha_plus_sq, alpha_minus_sq;  // 1 - (max cos)^2, 1 - (min cos)^2 (eqs. (22)-(24))
-    IntervalMp alpha_min;
-    bool delta0_prime_empty = true, delta0_second_empty = true;
-    IntervalMp delta0_prime, delta0_second, delta0;  // eq. (20)
-};
-Constants theorem1_constants(const AlignmentData& data, const Cones2& cones, long bits = 128);
-
-// lambda*_{alpha_0} of eq. (21); a certified enclosure (use its lower bound).
-struct LambdaStar {
-    enum class Status { not_proven, certified, not_applicable };
-    Status status = Status::not_proven;
-    std::string reason;
-    IntervalMp inner;         // the quantity raised to 1/(2 - 4 eps)
-    IntervalMp term_alpha_min, term_alpha0, term_delta0, term_labels;
-    IntervalMp lambda_star;
-};
-LambdaStar lambda_star(const AlignmentData& data, const Constants& k, const std::string& alpha0,
-                       const std::string& epsilon, long bits = 128);
-
-// ---- least squares and the hypotheses of Theorem 2 [BF2025, Sec. 4, App. A] ---------------
-struct LeastSquares {
-    bool ok = false;
-    std::string reason;
-    QVec beta;          // beta* = (X^T X)^{-1} X^T y, exact
-    QVec predictions;   // x_k^T beta*
-    QVec residuals;     // x_k^T beta* - y_k
-    Rational loss_paper;  // (1/(2n)) sum r^2
-    Rational loss_code;   // (1/n) sum r^2
-    QVec D_star;          // (1/n) sum y_k x_k
-};
-LeastSquares least_squares(const AlignmentData& data);
-
-struct Assumption3 {
-    bool shape_ok = false;       // n = 3, d = 2 and the eta-independent (strict) conditions hold
-    std::string reason;
-    Rational eta_min;            // the least eta for which the data satisfy Assumption 3
-    bool eta_below_one_sixth = false;  // eta_min < 1/6: Assumption 3 holds with some eta < 1/6
-};
-Assumption3 check_assumption3(const AlignmentData& data);
-
-struct Assumptions456 {
-    bool a4 = false;
-    std::string a4_reason;
-    std::vector<std::size_t> K;          // extreme points (0-based)
-    bool a5 = false;
-    std::vector<SqrtRatio> a5_lhs, a5_rhs;  // per k in K: y_k |x_k|^2 and sqrt(sum y^2) sqrt(sum_{k'!=k} <x_k',x_k>^2)
-    std::vector<bool> a5_holds;
-    bool a6_sign = false;                // <beta*, x_k> < y_k for k in K (the cone condition is not checked)
-    // Lemma 8 facts (three points): x_2 = alpha_1 x_1 + alpha_3 x_3
-    bool has_x2_decomposition = false;
-    Rational alpha1, alpha3;
-};
-Assumptions456 check_assumptions_456(const AlignmentData& data, const LeastSquares& ls);
 
 // Decimal strings of an exact rational (rounded outward to `digits` significant digits).
 std::string decimal_string(const Rational& q, int digits = 20);
