@@ -81,7 +81,7 @@ TEST_CASE("Example 1: the certified cap reaches the exact gamma (3 - sqrt 5)/2 o
     CHECK(at(in, w, 12).f28 < 0);
 }
 
-TEST_CASE("a 3-homogeneous square net: proven caps satisfy (28), (29), N > 0 at sampled points; a large gamma is refused",
+TEST_CASE("a 3-homogeneous square net: proven caps satisfy (28), (29), N > 0 at sampled points, and a large gamma is refused",
           "[kh][lemma23]") {
     const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
     const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
