@@ -210,10 +210,14 @@ void run_typed(cert::Context& ctx) {
         if (ts.status == ProofStatus::proven && (ab.size() < 3 || certainly_less(ab[2], ab[1])) &&
             certainly_less(ab[1], ab[0]))
             rep.step("Delta_max = closed form", "[docs/kh.md#verifier-khncf_kkt (diagonal net)]")
+                .trivially_true("an identity of the depth-2 diagonal family (docs/kh.md#verifier-khncf_kkt): a cross-check of "
+                                "the certified spectrum against the closed form, never a decision")
                 .within({"Delta_max", ts.delta_max}, {"|b|_(1) - |b|_(2) - expected_tolerance", gap - t},
                         {"|b|_(1) - |b|_(2) + expected_tolerance", gap + t});
         else
             rep.step("Delta_max = closed form", "[docs/kh.md#verifier-khncf_kkt (diagonal net)]")
+                .trivially_true("an identity of the depth-2 diagonal family (docs/kh.md#verifier-khncf_kkt): a cross-check of "
+                                "the certified spectrum against the closed form, never a decision")
                 .holds(false, "the order of the |b_k| is not certain or Delta_max is not enclosed");
     }
     if (eq16) {
