@@ -3,7 +3,7 @@
 // origin. For one model and data set (a case file) the verifier
 //   1. certifies the hypotheses on w*: a Delta-second-order positive KKT point of max N s.t. ||u|| = 1 (Krawczyk +
 //      tangent spectrum, lib/flowcert/nets/ncf.hpp), supported on one coordinate / one block (certified zero
-//      pattern), so that the limiting path p(t) lies on the ray R_+ w* (derivation in kh_flow_tools.hpp);
+//      pattern), so that the limiting path p(t) lies on the ray R_+ w* (derivation in flowcert/proofs/kh/flow_tools.hpp);
 //      and w0 in the stable set S(w*) (closed-form criterion of the decoupled NCF flow, see check_stable_set);
 //   2. bounded case (square loss; Cor. 5 for L = 2, Cor. 11 for L > 2): p* = lim p(t) = rho* w*, rho* = (N*/S)^{1/L};
 //      Krawczyk on grad L = 0 proves one stationary point in a small box and that it is p*; its Hessian spectrum
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "kh_case_inputs.hpp"
-#include "kh_flow_tools.hpp"
+#include <flowcert/proofs/kh/flow_tools.hpp>
 #include "kh_report.hpp"
 
 namespace cert = flowcert::cert;

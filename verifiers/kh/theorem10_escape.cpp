@@ -9,13 +9,13 @@
 //      certified bracket from the loss-flow tube, delta^{L-2} T_esc(delta) and its distance to T(w0) (the leading
 //      term of the Theorem 10 shift; = 1/(L(L-2)N(w*)) only when w0 = w*);
 //   4. the Theorem 10 distance sup_{|t| <= T~} ||psi(t + s_delta, delta w0) - p(t)|| for an exhibited shift s_delta
-//      (escape times aligned), with p(t) = rho_p(t) w* from the ray formula (kh_flow_tools.hpp), as a certified
+//      (escape times aligned), with p(t) = rho_p(t) w* from the ray formula (flowcert/proofs/kh/flow_tools.hpp), as a certified
 //      interval; certified log-log slopes between consecutive deltas against Delta/(Delta + 2 L^2 N(w*)).
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
-#include "kh_flow_tools.hpp"
+#include <flowcert/proofs/kh/flow_tools.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -132,7 +132,7 @@ void run(cert::Context& ctx) {
         for (int f = 0; f < D && kstar >= 0; ++f) one_block = one_block && certainly_nonzero(zp.u(f * d + kstar));
         one_block = one_block && kstar >= 0;
     }
-    // A step of our construction of p(t) (the ray R+ w*, kh_flow_tools.hpp), not a hypothesis of the theorem.
+    // A step of our construction of p(t) (the ray R+ w*, flowcert/proofs/kh/flow_tools.hpp), not a hypothesis of the theorem.
     rep.step("w* is supported on one balanced block", "[KH2025, Lemma 16; docs/kh.md#verifier-khtheorem10_escape]")
         .holds(one_block, zp.reason + (one_block ? "; block " + std::to_string(kstar) +
                                                        " (KKT: b v w = 2 mu u etc. force equal |factors|)"
@@ -500,7 +500,7 @@ void run(cert::Context& ctx) {
              "1/(L(L-2)N(w*)) only for w0 = w*, and Lemma 25 places it in (1/(L(L-2)N*), 1/(L(L-2)N(w0))).");
     rep.note("shift: s_delta = T_esc(delta) - t_p(r) (an exact double near the midpoints) is exhibited; the paper's "
              "T1, T, b_delta, A1, A2 are not numeric, so only the existence of an admissible shift can be certified "
-             "(spec 10 item 12). p(t) = rho_p(t) w* with rho_p the inverse of t_p (kh_flow_tools.hpp), enclosed by "
+             "(spec 10 item 12). p(t) = rho_p(t) w* with rho_p the inverse of t_p (flowcert/proofs/kh/flow_tools.hpp), enclosed by "
              "bisection on exact doubles.");
     stopwatch.note(rep, 4);
     rep.claim.proven_statement =

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "theorem18_sparsity.hpp"
+#include <flowcert/proofs/kh/theorem18_units.hpp>
 #include <flowcert/proofs/kh/lemma23_cap.hpp>
 #include <flowcert/proofs/kh/stable_set.hpp>
 #include "kh_case_inputs.hpp"

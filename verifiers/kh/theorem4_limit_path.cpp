@@ -16,7 +16,7 @@
 //             last pair against the actual rate Delta_max/(2N(w*)).
 // The theorem's constants are unspecified: the shift constants (T1, b_delta, delta~) and C~ are exhibited here.
 // See docs/kh.md (section kh/theorem4_limit_path) for the derivations and the distance to the paper.
-#include "theorem4_limit_path.hpp"
+#include <flowcert/proofs/kh/theorem4_limit_path.hpp>
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
