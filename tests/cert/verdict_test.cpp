@@ -36,6 +36,17 @@ TEST_CASE("a planned check that never ran blocks CERTIFIED", "[cert][verdict]") 
     CHECK(r.verdict() == Verdict::certified);
 }
 
+TEST_CASE("the INCONCLUSIVE reason names the check that failed before the planned checks skipped after it",
+          "[cert][verdict]") {
+    Report r;
+    r.plan("hypothesis h");
+    r.plan("later step");
+    r.hypothesis("hypothesis h", "[t]").holds(false, "h could not be shown");
+    r.mark_completed();
+    CHECK(r.verdict() == Verdict::inconclusive);
+    CHECK_THAT(r.verdict_reason(), Catch::Contains("'hypothesis h' not proven: h could not be shown"));
+}
+
 TEST_CASE("a body whose check throws half way cannot produce CERTIFIED", "[cert][verdict]") {
     Report r;
     auto body = [&] {

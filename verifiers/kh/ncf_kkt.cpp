@@ -117,19 +117,19 @@ void run_typed(cert::Context& ctx) {
         ct.add_row({std::to_string(k), fmt(cands[k].value), fmt(cands[k].residual), std::to_string(cands[k].start),
                     std::to_string(cands[k].ascent_iterations), std::to_string(nz)});
     }
+    // The hypotheses of Lemmas 19-20 on the instance: u* a first-order KKT point of (4), N(u*) > 0, Delta_max > 0.
     if (cands.empty() || !(cands[0].residual < 1e-8)) {
-        rep.check_true("KKT point exists and is unique in its box", "[KH2025, Sec. 2]", false,
-                       "the non-rigorous search found no candidate with a small KKT residual");
+        rep.hypothesis("KKT point exists and is unique in its box", "[KH2025, Sec. 2]")
+            .result(ProofResult::not_proven("the non-rigorous search found no candidate with a small KKT residual"));
         return;
     }
     const KktCandidateNonrigorous& c = cands[0];
 
     // ---- existence and uniqueness -------------------------------------------------------------------
     const KktExistence<I> ex = prove_kkt_point(ncf, c.u, c.mu);
-    rep.check_true("KKT point exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]",
-                   ex.status == ProofStatus::proven,
-                   ex.reason + " (dimension " + std::to_string(P + 1) + ", ||I - R J||_inf <= " +
-                       fmt(ex.contraction_bound) + ")");
+    rep.hypothesis("KKT point exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]")
+        .result({ex.status, ex.reason + " (dimension " + std::to_string(P + 1) + ", ||I - R J||_inf <= " +
+                                fmt(ex.contraction_bound) + ")"});
     if (ex.status != ProofStatus::proven) return;
     double wmax = la::max_width(ex.u);
     rep.note("the certified KKT box has max width " + fmt(wmax) + "; every statement below is about the unique "
@@ -141,46 +141,54 @@ void run_typed(cert::Context& ctx) {
     const EulerResiduals<I> er = euler_residuals(ncf, ex.u, ex.mu);
     const GradientResult<I> gv = ncf.gradient(ex.u);
     const I Nval = ts.status == ProofStatus::proven ? ts.ncf_value : gv.value;
-    rep.check_positive("N(u*) > 0", "[KH2025, Sec. 2 (positive KKT point)]", {"N(u*)", Nval});
+    rep.hypothesis("N(u*) > 0", "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(u*)", Nval});
     const auto tolbox = [&](const std::string& t) { return cert::Operand::exact_interval("[-" + t + ", " + t + "]", "-" + t, t); };
+    // Identities for every L-homogeneous N (Lemma 19) and every KKT point (Lemma 20): consistency checks of the
+    // enclosures, labelled as holding for every input (shown, never counted).
+    const std::string ident = "an identity for every L-homogeneous N and KKT point [KH2025, Lemmas 19-20]: a consistency "
+                              "check of the enclosures";
     if (er.status != ProofStatus::not_proven) {
-        rep.check_subset("Euler identity u^T grad N = L N", "[KH2025, Lemma 19]",
-                         {"u^T grad N(u) - L N(u) over the box", er.value_identity}, tolbox(tol));
-        rep.check_subset("Euler identity Hess N u = (L-1) grad N", "[KH2025, Lemma 19]",
-                         {"hull_j (Hess N u - (L-1) grad N)_j", er.hessian_identity}, tolbox(tol));
-        rep.check_subset("multiplier lambda* = L N(u*)/2", "[KH2025, Lemma 20]",
-                         {"2 lambda* - L N(u*)", er.multiplier_identity}, tolbox(tol));
-        rep.check_subset("Hess N(u*) u* = L(L-1) N(u*) u*", "[KH2025, proof of Lemma 20]",
-                         {"hull_j (Hess N u - L(L-1) N u)_j", er.eigen_identity}, tolbox(tol));
+        rep.conclusion("Euler identity u^T grad N = L N", "[KH2025, Lemma 19]").trivially_true(ident)
+            .inside({"u^T grad N(u) - L N(u) over the box", er.value_identity}, tolbox(tol));
+        rep.conclusion("Euler identity Hess N u = (L-1) grad N", "[KH2025, Lemma 19]").trivially_true(ident)
+            .inside({"hull_j (Hess N u - (L-1) grad N)_j", er.hessian_identity}, tolbox(tol));
+        rep.conclusion("multiplier lambda* = L N(u*)/2", "[KH2025, Lemma 20]").trivially_true(ident)
+            .inside({"2 lambda* - L N(u*)", er.multiplier_identity}, tolbox(tol));
+        rep.conclusion("Hess N(u*) u* = L(L-1) N(u*) u*", "[KH2025, proof of Lemma 20]").trivially_true(ident)
+            .inside({"hull_j (Hess N u - L(L-1) N u)_j", er.eigen_identity}, tolbox(tol));
     } else {
-        rep.check_true("Euler identity u^T grad N = L N", "[KH2025, Lemma 19]", false, er.reason);
+        rep.conclusion("Euler identity u^T grad N = L N", "[KH2025, Lemma 19]").trivially_true(ident).holds(false, er.reason);
     }
     const I LL1N = I(L * (L - 1)) * Nval;
     if (ts.status == ProofStatus::proven) {
         if (second_order)
-            rep.check_positive("Delta_max > 0 (Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20, eq. (15)]",
-                               {"Delta_max = L N(u*) - lambda_max(Q^T Hess N(u*) Q)", ts.delta_max});
+            rep.hypothesis("Delta_max > 0 (Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20, eq. (15)]")
+                .positive({"Delta_max = L N(u*) - lambda_max(Q^T Hess N(u*) Q)", ts.delta_max});
         // eig(Hess N(u*)) = {L(L-1)N} U eig(Q^T Hess Q) because Hess u* = L(L-1)N u* (Lemma 19 + KKT).
-        rep.check_le("lambda_max(Hess N(u*)) = L(L-1) N(u*)", "[KH2025, proof of Lemma 20]",
-                     {"lambda_max(Q^T Hess N(u*) Q)", ts.lambda_max_tangent}, {"L(L-1) N(u*)", LL1N});
+        rep.conclusion("lambda_max(Hess N(u*)) = L(L-1) N(u*)", "[KH2025, proof of Lemma 20]")
+            .le({"lambda_max(Q^T Hess N(u*) Q)", ts.lambda_max_tangent}, {"L(L-1) N(u*)", LL1N});
     } else {
-        if (second_order) rep.check_true("Delta_max > 0 (Delta-second-order positive)", "[KH2025, Lemma 20]", false, ts.reason);
-        rep.check_true("lambda_max(Hess N(u*)) = L(L-1) N(u*)", "[KH2025, Lemma 20]", false, ts.reason);
+        if (second_order)
+            rep.hypothesis("Delta_max > 0 (Delta-second-order positive)", "[KH2025, Lemma 20]")
+                .result(ProofResult::not_proven(ts.reason));
+        rep.conclusion("lambda_max(Hess N(u*)) = L(L-1) N(u*)", "[KH2025, Lemma 20]").holds(false, ts.reason);
     }
     if (in.has("expected_ncf")) {
         const I e = in.interval<I>("expected_ncf", bits);
         const I t = in.interval<I>("expected_tolerance", bits);
-        rep.check_subset("N(u*) = expected value", "[case]", {"N(u*)", Nval},
-                         {"expected_ncf +- expected_tolerance", hull(e - t, e + t)});
+        // The case's closed-form value: the certified point is the one the case means (a step).
+        rep.step("N(u*) = expected value", "[case]")
+            .within({"N(u*)", Nval}, {"expected_ncf - expected_tolerance", e - t}, {"expected_ncf + expected_tolerance", e + t});
     }
     if (in.has("expected_delta_max")) {
         const I e = in.interval<I>("expected_delta_max", bits);
         const I t = in.interval<I>("expected_tolerance", bits);
         if (ts.status == ProofStatus::proven)
-            rep.check_subset("Delta_max = expected value", "[case]", {"Delta_max", ts.delta_max},
-                             {"expected_delta_max +- expected_tolerance", hull(e - t, e + t)});
+            rep.step("Delta_max = expected value", "[case]")
+                .within({"Delta_max", ts.delta_max}, {"expected_delta_max - expected_tolerance", e - t},
+                        {"expected_delta_max + expected_tolerance", e + t});
         else
-            rep.check_true("Delta_max = expected value", "[case]", false, ts.reason);
+            rep.step("Delta_max = expected value", "[case]").holds(false, ts.reason);
     }
     if (in.has("closed_form")) {
         // Spec section 9A: diagonal net sum_k u_k v_k x_k, N = sum_k b_k u_k v_k with b = X ytilde;
@@ -201,23 +209,29 @@ void run_typed(cert::Context& ctx) {
                  "|b|_(1) - |b|_(2) in " + to_string(gap, 12));
         if (ts.status == ProofStatus::proven && (ab.size() < 3 || certainly_less(ab[2], ab[1])) &&
             certainly_less(ab[1], ab[0]))
-            rep.check_subset("Delta_max = closed form", "[spec 9A]", {"Delta_max", ts.delta_max},
-                             {"|b|_(1) - |b|_(2) +- expected_tolerance", hull(gap - t, gap + t)});
+            rep.step("Delta_max = closed form", "[docs/kh.md#verifier-khncf_kkt (diagonal net)]")
+                .trivially_true("an identity of the depth-2 diagonal family (docs/kh.md#verifier-khncf_kkt): a cross-check of "
+                                "the certified spectrum against the closed form, never a decision")
+                .within({"Delta_max", ts.delta_max}, {"|b|_(1) - |b|_(2) - expected_tolerance", gap - t},
+                        {"|b|_(1) - |b|_(2) + expected_tolerance", gap + t});
         else
-            rep.check_true("Delta_max = closed form", "[spec 9A]", false,
-                           "the order of the |b_k| is not certain or Delta_max is not enclosed");
+            rep.step("Delta_max = closed form", "[docs/kh.md#verifier-khncf_kkt (diagonal net)]")
+                .trivially_true("an identity of the depth-2 diagonal family (docs/kh.md#verifier-khncf_kkt): a cross-check of "
+                                "the certified spectrum against the closed form, never a decision")
+                .holds(false, "the order of the |b_k| is not certain or Delta_max is not enclosed");
     }
     if (eq16) {
         if (hs.status == ProofStatus::proven) {
-            rep.check_le("eq. (16) as printed: ||Hess N(u*)||_2 <= L(L-1) N(u*)", "[KH2025, Lemma 20, eq. (16)]",
-                         {"-lambda_min(Hess N(u*))", -hs.lambda_min}, {"L(L-1) N(u*)", LL1N});
+            // Lemma 20's eq. (16) as printed: with the hypotheses proven, a violation is a counterexample to it.
+            rep.conclusion("eq. (16) as printed: ||Hess N(u*)||_2 <= L(L-1) N(u*)", "[KH2025, Lemma 20, eq. (16)]")
+                .le({"-lambda_min(Hess N(u*))", -hs.lambda_min}, {"L(L-1) N(u*)", LL1N});
             if (certainly_less(LL1N, -hs.lambda_min))
                 rep.note("REFUTED CLAIM, eq. (16) of Lemma 20 as printed: here ||Hess N(u*)||_2 >= -lambda_min = " +
                          lower_string(-hs.lambda_min, 8) + " > L(L-1)N(u*) <= " + upper_string(LL1N, 8) +
                          ". The proof of Lemma 20 only bounds lambda_max, which is certified above; "
                          "the uses of (16) in (52), (66), (81) need only that one-sided bound (spec section 4).");
         } else {
-            rep.check_true("eq. (16) as printed: ||Hess N(u*)||_2 <= L(L-1) N(u*)", "[KH2025, eq. (16)]", false, hs.reason);
+            rep.conclusion("eq. (16) as printed: ||Hess N(u*)||_2 <= L(L-1) N(u*)", "[KH2025, eq. (16)]").holds(false, hs.reason);
         }
     }
 
@@ -225,8 +239,8 @@ void run_typed(cert::Context& ctx) {
     const double ztol = in.has("zero_tolerance") ? mid(in.interval_d("zero_tolerance")) : 1e-8;
     const ZeroPattern<I> zp = prove_zero_pattern(ncf, c.u, c.mu, ztol, ex.uniqueness_box);
     const bool zp_ok = zp.status == ProofStatus::proven && zp.inside_uniqueness_box;
-    rep.check_true("zero pattern of u*", "[KH2025, Def. 15, Lemma 16]", zp_ok,
-                   zp.reason + (zp.status == ProofStatus::proven
+    rep.step("zero pattern of u*", "[KH2025, Def. 15, Lemma 16]")
+        .holds(zp_ok, zp.reason + (zp.status == ProofStatus::proven
                                     ? (zp.inside_uniqueness_box ? "; it lies in the full-space uniqueness box, so u* "
                                                                   "itself has exactly the zero set Z"
                                                                 : "; but it is not inside the full uniqueness box")
@@ -246,8 +260,9 @@ void run_typed(cert::Context& ctx) {
         }
         rep.note("Lemma 17: " + std::to_string(exact) + " of " + std::to_string(bal.size()) +
                  " (row, column) pairs are exactly zero (they form the zero-preserving subset of Lemma 16)");
-        rep.check_subset("Lemma 17 row/column balance", "[KH2025, Lemma 17]",
-                         {"hull of the balance residuals", hull_all(res)}, tolbox(tol));
+        rep.conclusion("Lemma 17 row/column balance", "[KH2025, Lemma 17]")
+            .trivially_true("an identity at every positive KKT point of (10) [KH2025, Lemma 17]: a consistency check")
+            .inside({"hull of the balance residuals", hull_all(res)}, tolbox(tol));
         // Heat maps of |W_1| and |v| at u*.
         cert::HeatMap hm{.title = "|W_1| at the certified KKT point (rows = hidden neurons)", .row_labels = {},
                          .col_labels = {}, .values = {}};

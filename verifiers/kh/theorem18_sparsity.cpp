@@ -31,7 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "theorem18_sparsity.hpp"
+#include <flowcert/proofs/kh/theorem18_units.hpp>
+#include <flowcert/proofs/kh/lemma23_cap.hpp>
+#include <flowcert/proofs/kh/stable_set.hpp>
 #include "kh_case_inputs.hpp"
 #include "kh_report.hpp"
 
@@ -251,6 +253,7 @@ void run(cert::Context& ctx) {
     const HomogeneousModel<I> model_i(arch, Xi);
     const int L = arch.homogeneity_order(), P = arch.parameter_count();
     rep.note("model: " + arch.describe() + "; loss " + norm.describe() + "; IntervalD (53 bits)");
+    const std::vector<std::string> deltas = in.has("deltas") ? in.number_strings("deltas") : std::vector<std::string>{};
 
     // ---- initial direction W0 -------------------------------------------------------------------------
     Eigen::VectorXd W0(P);
@@ -277,24 +280,36 @@ void run(cert::Context& ctx) {
     // ---- which checks -------------------------------------------------------------------------------------
     const bool ff = arch.kind == ModelKind::feed_forward;
     const bool claimed = in.has("claimed_zero_set");
-    const std::vector<std::string> deltas = in.has("deltas") ? in.number_strings("deltas") : std::vector<std::string>{};
+    const std::string CAP = "Lemma 23 cap: (28), (29) and N > 0 on {W̄^T w >= 1 - gamma}",
+                      ENTER = "NCF tube from W0 enters the Lemma 23 cap", STABLE = "W0 in S(W̄)",
+                      WZ = "w_z is the zero rows and columns of W̄ (Theorem 18's w_z)",
+                      CONCL = "Theorem 18 bounds on the sweep (eqs. (11)-(14)) with the exhibited times and constants";
     for (const char* c : {"KKT point W̄ exists and is unique in its box", "N(W̄) > 0",
                           "Delta_max > 0 (W̄ is Delta-second-order positive)", "zero pattern of W̄",
                           "0 < Delta <= Delta_max (the Delta used)"})
         rep.plan(c);
     if (ff) rep.plan("Lemma 17 row/column balance at W̄");
-    for (const char* c : {"w_z is a union of Lemma 16 units", "loss-flow field: f_z vanishes on {w_z = 0} (structural)",
-                          "NCF field: f_z vanishes on {w_z = 0} (structural)",
-                          "tube from delta W̄ keeps w_z at 0", "restricted flow (w_z = exact 0) meets the full flow", "tube from delta W0 masked on w_z keeps w_z at 0",
-                          "grad_z L = [0, 0] on every tube box (independent evaluator)",
-                          "NCF flow from W0 enters the cap around W̄ (stable-set evidence)"})
+    for (const std::string& c : {WZ, std::string("w_z is a union of Lemma 16 units"),
+                                 std::string("loss-flow field: f_z vanishes on {w_z = 0} (structural)"),
+                                 std::string("NCF field: f_z vanishes on {w_z = 0} (structural)"),
+                                 std::string("tube from delta W̄ keeps w_z at 0"),
+                                 std::string("restricted flow (w_z = exact 0) meets the full flow"),
+                                 std::string("tube from delta W0 masked on w_z keeps w_z at 0"),
+                                 std::string("grad_z L = [0, 0] on every tube box (independent evaluator)")})
         rep.plan(c);
+    if (!deltas.empty()) {
+        for (const std::string& c : {CAP, ENTER, STABLE, std::string("T1 > 0 (exhibited)"), std::string("A2 > 0 (exhibited)")})
+            rep.plan(c);
+        if (L > 2) rep.plan("T >= 1/(L(L-2) N̄) (exhibited)");
+    }
     for (const auto& ds : deltas) {
         rep.plan("tube from delta W0 reaches T^2 + T~, delta = " + ds);
+        rep.plan("T^1 > 0, delta = " + ds);
         rep.plan("eq. (13) ||psi(T^1)|| <= b1 delta^kappa, delta = " + ds);
         rep.plan("eq. (13) ratio <= b2 delta^(L kappa), delta = " + ds);
         rep.plan("eq. (14) sup ||psi_z|| <= C~ delta^kappa, delta = " + ds);
     }
+    if (!deltas.empty()) rep.plan(CONCL);
 
     // ---- 1. the KKT point W̄ the NCF flow from W0 goes to ------------------------------------------------
     const Eigen::VectorXd dir = ncf_direction_limit_nonrigorous(ncf_d, W0);
@@ -302,24 +317,27 @@ void run(cert::Context& ctx) {
     rep.note("W̄ candidate: direction limit of the projected NCF flow from W0 (RK4 in double), polished by Newton "
              "(non-rigorous); N = " + fmt(cand.value, 10) + ", KKT residual " + fmt(cand.residual, 3));
     const KktExistence<I> ex = prove_kkt_point(ncf, cand.u, cand.mu);
-    rep.check_true("KKT point W̄ exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]",
-                   ex.status == ProofStatus::proven, ex.reason);
+    // Theorem 18's hypotheses: W̄ a Delta-second-order positive KKT point of (10), W0 in S(W̄) (below).
+    rep.hypothesis("KKT point W̄ exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]")
+        .result({ex.status, ex.reason});
     if (ex.status != ProofStatus::proven) return;
     const TangentSpectrum<I> ts = tangent_spectrum(ncf, ex.u);
     const I Nbar = ts.status == ProofStatus::proven ? ts.ncf_value : ncf.gradient(ex.u).value;
-    rep.check_positive("N(W̄) > 0", "[KH2025, Thm 18 hypotheses (positive KKT point)]", {"N(W̄)", Nbar});
+    rep.hypothesis("N(W̄) > 0", "[KH2025, Thm 18 (positive KKT point)]").positive({"N(W̄)", Nbar});
     if (ts.status != ProofStatus::proven) {
-        rep.check_true("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2]", false, ts.reason);
+        rep.hypothesis("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2]")
+            .result(ProofResult::not_proven(ts.reason));
         return;
     }
-    rep.check_positive("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20, eq. (15)]",
-                       {"Delta_max", ts.delta_max});
+    rep.hypothesis("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20, eq. (15)]")
+        .positive({"Delta_max", ts.delta_max});
     if (!certainly_positive(ts.delta_max) || !certainly_positive(Nbar)) return;
     // The Delta of Theorem 18: an exact decimal in (0, Delta_max].
     const std::string Delta_s = in.has("Delta") ? in.number_string("Delta") : decimal(lower(ts.delta_max) * (1 - 1e-4), 6);
     const I Delta = I::from_decimal(Delta_s);
-    rep.check_le("0 < Delta <= Delta_max (the Delta used)", "[KH2025, Thm 18: W̄ Delta-second-order positive]",
-                 {"Delta", Delta}, {"Delta_max", ts.delta_max});
+    // Our choice of Delta in (0, Delta_max] (the theorem holds for each): a step.
+    rep.step("0 < Delta <= Delta_max (the Delta used)", "[KH2025, Thm 18: W̄ Delta-second-order positive]")
+        .le({"Delta", Delta}, {"Delta_max", ts.delta_max});
     if (!certainly_positive(Delta)) return;
     const I twoL2N = I(2 * L * L) * Nbar;
     const I kappa = Delta / (Delta + twoL2N);  // Thm 4/10 exponent; post-escape exponent of Thm 18
@@ -327,16 +345,17 @@ void run(cert::Context& ctx) {
 
     const ZeroPattern<I> zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
     const bool zp_ok = zp.status == ProofStatus::proven && zp.inside_uniqueness_box;
-    rep.check_true("zero pattern of W̄", "[KH2025, Def. 15, Thm 18 (w_z)]", zp_ok,
-                   zp.reason + " (|Z| = " + std::to_string(zp.zero_indices.size()) + " of " + std::to_string(P) + ")");
+    rep.step("zero pattern of W̄", "[KH2025, Def. 15, Thm 18 (w_z)]").holds(zp_ok, zp.reason + " (|Z| = " + std::to_string(zp.zero_indices.size()) + " of " + std::to_string(P) + ")");
     if (!zp_ok) return;
     const la::IVector<I>& Wbar = zp.u;
     if (ff) {
         const auto bal = lemma17_balance<I>(arch, Wbar);
         I h = bal.front().residual;
         for (const auto& e : bal) h = hull(h, e.residual);
-        rep.check_subset("Lemma 17 row/column balance at W̄", "[KH2025, Lemma 17]", {"hull of the residuals", h},
-                         cert::Operand::exact_interval("[-1e-8, 1e-8]", "-1e-8", "1e-8"));
+        // An identity at every positive KKT point (Lemma 17): a consistency check of the enclosures.
+        rep.conclusion("Lemma 17 row/column balance at W̄", "[KH2025, Lemma 17]")
+            .trivially_true("an identity at every positive KKT point of (10) [KH2025, Lemma 17]: a consistency check")
+            .inside({"hull of the residuals", h}, cert::Operand::exact_interval("[-1e-8, 1e-8]", "-1e-8", "1e-8"));
     }
 
     // w_z: the KKT zero set (Theorem 18), or a claimed set (to test Definition 15 on it).
@@ -362,8 +381,15 @@ void run(cert::Context& ctx) {
         if (z.size() > 12) names += ", ...";
         rep.note("w_z = {" + names + "} (" + std::to_string(z.size()) + " of " + std::to_string(P) + " parameters)");
     }
+    // Theorem 18 is about the zero rows/columns of W̄; a claimed set other than that is outside it.
+    rep.hypothesis(WZ, "[KH2025, Thm 18]")
+        .result(z == zp.zero_indices ? ProofResult::proven("w_z is the certified zero set of W̄")
+                                     : ProofResult::disproven("the case's claimed_zero_set differs from the certified zero "
+                                                              "set of W̄ (" + std::to_string(zp.zero_indices.size()) +
+                                                              " parameters): Theorem 18 says nothing about it"));
     if (z.empty()) {
-        rep.check_true("w_z is a union of Lemma 16 units", "[KH2025, Lemma 16]", false, "w_z is empty: nothing to preserve");
+        rep.hypothesis("w_z is a union of Lemma 16 units", "[KH2025, Lemma 16]")
+            .result(ProofResult::not_proven("w_z is empty: nothing to preserve"));
         return;
     }
 
@@ -371,10 +397,12 @@ void run(cert::Context& ctx) {
     const auto units = kh18::lemma16_units(arch);
     std::vector<int> used;
     const bool is_union = kh18::is_union_of_units(units, z, &used);
-    rep.check_true("w_z is a union of Lemma 16 units", ff ? "[KH2025, Lemma 16]" : "[spec 9A/9B: coordinate blocks]",
-                   is_union,
-                   is_union ? std::to_string(used.size()) + " unit(s) " + std::string(ff ? "W_1[j,:] U v[j]" : "{u^(f)_k}_f")
-                            : "w_z is not a union of units W_1[j,:] U v[j] (or {u^(f)_k}_f): Lemma 16 does not apply");
+    // Lemma 16's hypothesis (decided combinatorially: a proof either way).
+    rep.hypothesis("w_z is a union of Lemma 16 units", ff ? "[KH2025, Lemma 16]" : "[KH2025, Lemma 16; docs/kh.md (coordinate blocks)]")
+        .result(is_union ? ProofResult::proven(std::to_string(used.size()) + " unit(s) " +
+                                               std::string(ff ? "W_1[j,:] U v[j]" : "{u^(f)_k}_f"))
+                         : ProofResult::disproven("w_z is not a union of units W_1[j,:] U v[j] (or {u^(f)_k}_f): Lemma 16 "
+                                                  "does not apply"));
     const taylor::VectorField gf = homogeneous_loss_flow_field(arch, n, norm);
     const taylor::VectorField nf = ncf_flow_field(arch, n);
     const std::vector<I> gf_par = homogeneous_flow_parameters<I>(Xi, yi);
@@ -391,10 +419,12 @@ void run(cert::Context& ctx) {
         for (std::size_t k = 0; k < v.not_proven.size() && k < 6; ++k) s += (k ? ", " : "") + arch.parameter_name(v.not_proven[k]);
         return v.proven ? v.reason + " (" + std::to_string(gf.nodes().size()) + " DAG nodes)" : v.reason + ": " + s;
     };
-    rep.check_true("loss-flow field: f_z vanishes on {w_z = 0} (structural)", "[KH2025, Def. 15, Lemma 16]", vg.proven,
-                   failing(vg), "w' = -grad L(w) leaves {w_z = 0} invariant forward and backward in time");
-    rep.check_true("NCF field: f_z vanishes on {w_z = 0} (structural)", "[KH2025, Def. 15; p_{w_z} = 0 in Thm 18]",
-                   vn.proven, failing(vn));
+    // Our proof of zero preservation (Definition 15) for this field: steps.
+    rep.step("loss-flow field: f_z vanishes on {w_z = 0} (structural)", "[KH2025, Def. 15, Lemma 16]")
+        .statement("w' = -grad L(w) leaves {w_z = 0} invariant forward and backward in time")
+        .holds(vg.proven, failing(vg));
+    rep.step("NCF field: f_z vanishes on {w_z = 0} (structural)", "[KH2025, Def. 15; p_{w_z} = 0 in Thm 18]")
+        .holds(vn.proven, failing(vn));
 
     // ---- exhibited constants of T^1, T^2 (non-rigorous choice, then exact) -----------------------------------
     const double gamma = in.has("align_gamma") ? mid(in.interval_d("align_gamma")) : 1e-2;
@@ -403,10 +433,19 @@ void run(cert::Context& ctx) {
     std::string T1s = in.has("T1") ? in.number_string("T1") : et.T1, A2s = in.has("A2") ? in.number_string("A2") : et.A2,
                 Ts = in.has("T_blowup") ? in.number_string("T_blowup") : et.T;
     if (!et.ok && !(in.has("T1") && in.has("A2") && (L == 2 || in.has("T_blowup")))) {
-        rep.check_true("NCF flow from W0 enters the cap around W̄ (stable-set evidence)", "[KH2025, Def. 2]", false, et.reason);
+        rep.step("T1 > 0 (exhibited)", "[KH2025, Thm 18 (T1 of Thm 4/10)]").holds(false, et.reason);
         return;
     }
     const I T1 = I::from_decimal(T1s), A2 = I::from_decimal(A2s), Tb = I::from_decimal(Ts);
+    // The exhibited constants must be admissible in the sense of Theorems 4/10 (T1 > 0, delta~ = A2 delta with
+    // A2 > 0, T >= 1/(L(L-2) N̄) so that b_delta^{L-2} = 1/(L(L-2) N̄ T) lies in [1/(T L(L-2) N̄), 1]): steps.
+    if (!deltas.empty()) {
+        rep.step("T1 > 0 (exhibited)", "[KH2025, Thm 18 (T1 of Thm 4/10)]").positive({"T1", T1});
+        rep.step("A2 > 0 (exhibited)", "[KH2025, Thm 18 (delta~ of Thm 4/10)]").positive({"A2", A2});
+        if (L > 2)
+            rep.step("T >= 1/(L(L-2) N̄) (exhibited)", "[KH2025, Thm 10; Lemma 25]")
+                .le({"1/(L(L-2) N̄)", I(1) / (I(L * (L - 2)) * Nbar)}, {"T", Tb});
+    }
     const I Ttilde = in.interval<I>("T_tilde", bits);
     // b_delta: L > 2: b^{L-2} = 1 / (L(L-2) N̄ T) (the lower end of its range in Thm 10, so the middle term of
     // T^2 vanishes); L = 2: b = 1.
@@ -443,22 +482,23 @@ void run(cert::Context& ctx) {
         ct.add_row({"Delta_max", to_string(ts.delta_max, 17), "certified"});
     }
 
-    // ---- stable-set evidence: the rigorous NCF flow from W0 reaches the cap at T1 --------------------------
-    {
-        const FlowRun fr = integrate_flow(nf, nf_par, W0i, T1, {}, in.has("order") ? static_cast<int>(in.integer("order")) : 20);
-        if (!fr.res.ok()) {
-            rep.check_true("NCF flow from W0 enters the cap around W̄ (stable-set evidence)", "[KH2025, Def. 2]", false,
-                           std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason);
-        } else {
-            I dot(0);
-            for (int j = 0; j < P; ++j) dot += fr.res.final_box[static_cast<std::size_t>(j)] * Wbar(j);
-            std::vector<I> wb(Wbar.data(), Wbar.data() + P);
-            const I cosv = dot / (norm_of(fr.res.final_box, all_indices(P)) * norm_of(wb, all_indices(P)));
-            rep.check_le("NCF flow from W0 enters the cap around W̄ (stable-set evidence)", "[KH2025, Def. 2, Lemma 3]",
-                         cert::Operand::exact("1 - 2 gamma", decimal(1 - 2 * gamma, 10)), {"cos(phi(T1, W0), W̄)", cosv},
-                         "the unprojected NCF flow (5) from W0 is within angle acos(1 - 2 gamma) of W̄ at T1 (evidence "
-                         "for W0 in S(W̄); the Lemma 23 cap radius gamma is not certified)");
-        }
+    // ---- W0 in S(W̄) (Theorem 18's hypothesis): a Lemma 23 cap with an explicit gamma, entered by the NCF tube ----
+    if (!deltas.empty()) {
+        const I gcap = in.has("cap_gamma") ? in.interval<I>("cap_gamma", bits) : I::from_decimal("1e-3");
+        const auto cap = proofs::kh::lemma23_cap<I>(ncf, Wbar, Nbar, ts.lambda_min_tangent, ts.lambda_max_tangent, Delta, gcap,
+                                                    in.has("cap_pieces") ? static_cast<int>(in.integer("cap_pieces")) : 64);
+        rep.step(CAP, "[KH2025, Lemma 23, eqs. (28)-(29); docs/kh.md#lemma-23-on-an-explicit-cap]").result({cap.status, cap.reason});
+        ode::Options no;
+        no.order = in.has("order") ? static_cast<int>(in.integer("order")) : 20;
+        const double chunk = L == 2 ? 0.5 : 0.25 / (L * (L - 2) * upper(Nbar));
+        const double horizon = in.has("ncf_horizon") ? mid(in.interval_d("ncf_horizon")) : 20.0 / lower(ts.delta_max);
+        const auto entry = proofs::kh::ncf_tube_enters_cap<I>(nf, nf_par, W0i, Wbar, gcap, horizon, chunk, true, no, bits);
+        rep.step(ENTER, "[KH2025, Def. 2, Lemmas 24-25; docs/kh.md#lemma-23-on-an-explicit-cap]").result({entry.status, entry.reason});
+        rep.hypothesis(STABLE, "[KH2025, Def. 2, Thm 18; Lemmas 23-25]").implied_by({CAP, ENTER});
+        cert::TubePlot cp{.title = "NCF flow from W0 (renormalized chunks): W̄^T u/|u| (certified) vs the cap 1 - gamma",
+                          .x_label = "flow time", .y_label = "cosine to W̄", .log_x = false, .log_y = false, .bands = {}};
+        for (const auto& [t, c] : entry.trace) cp.add_point("W̄^T u/|u|", t, c);
+        rep.add_plot(cp);
     }
 
     // ---- invariance on concrete tubes -------------------------------------------------------------------
@@ -473,7 +513,8 @@ void run(cert::Context& ctx) {
         for (int k = 1; k < 32; ++k) outs.push_back(t_end * I(k) / I(32));
         const FlowRun fr = integrate_flow(gf, gf_par, x0, t_end, outs, order);
         if (!fr.res.ok()) {
-            rep.check_true(check, "[KH2025, Def. 15]", false, std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason);
+            rep.conclusion(check, "[KH2025, Def. 15, Lemma 16]")
+                .holds(false, std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason);
             return TubeZeroCheck{.gradient_exact = false};
         }
         const TubeZeroCheck tz = check_tube_zeros(fr.res, z, model_i, yi, norm);
@@ -487,8 +528,10 @@ void run(cert::Context& ctx) {
         // The Lohner sets mix coordinates through their QR basis, so the rounding errors of the support leak
         // into w_z at the level of ~1e-15 |w|: the concrete check is ||psi_z|| <= zero_tube_tolerance. A true
         // ||psi_z(t)|| above the tolerance would disprove zero preservation of w_z outright.
-        rep.check_le(check, "[KH2025, Def. 15, Lemma 16]", {"max_k ||psi_z(k t_end/32)||", tz.sup_outputs},
-                     cert::exact("zero_tube_tolerance", ztol_s), where);
+        // Lemma 16's conclusion on this flow: psi_z stays 0 (up to the Lohner leak, see below).
+        rep.conclusion(check, "[KH2025, Def. 15, Lemma 16]")
+            .statement(where)
+            .le({"max_k ||psi_z(k t_end/32)||", tz.sup_outputs}, cert::exact("zero_tube_tolerance", ztol_s));
         rep.note("invariance tube wall time: " + fmt(fr.seconds, 3) + " s (" + what + ")");  // (not in the check: timing)
         return tz;
     };
@@ -523,30 +566,35 @@ void run(cert::Context& ctx) {
                 const I& a = full_bar[k].box[static_cast<std::size_t>(support[s])];
                 const I& b = fr.res.outputs[k].box[s];
                 I meet;
-                if (!intersect(a, b, meet)) agree = false;
+                // Two enclosures of one quantity that do not meet prove a bug (not a failed step).
+                if (!intersect(a, b, meet))
+                    throw std::runtime_error("internal inconsistency: the restricted and the full tube from delta W̄ do not "
+                                             "meet at output " + std::to_string(k) + ", coordinate " +
+                                             arch.parameter_name(support[s]));
                 wmax_full = std::max(wmax_full, width(a));
                 wmax_red = std::max(wmax_red, width(b));
             }
-        rep.check_true("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]", agree,
+        rep.step("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]")
+            .statement("psi_z(t, delta W̄) = 0 exactly on [0, t_end], with an enclosure of the support")
+            .holds(agree,
                        fr.res.ok() ? "the restricted field on " + std::to_string(support.size()) + " variables, from delta W̄ on the "
                                      "support, integrated to t = " + to_string(t_end, 8) + " (" + std::to_string(fr.res.steps) +
                                      " steps): its sets meet the full-system sets on the support at all " +
                                      std::to_string(full_bar.size()) + " output times (max widths " + fmt(wmax_red, 3) +
                                      " restricted, " + fmt(wmax_full, 3) + " full); padded with w_z = [0, 0] exactly, it "
                                      "encloses psi(t, delta W̄) by the structural proof"
-                                   : std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason,
-                       "psi_z(t, delta W̄) = 0 exactly on [0, t_end], with an enclosure of the support");
+                                   : std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason);
     } else {
-        rep.check_true("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]", false,
-                       "not run: the structural check failed or the full tube did not complete");
+        rep.step("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]")
+            .holds(false, "not run: the structural check failed or the full tube did not complete");
     }
-    rep.check_true("grad_z L = [0, 0] on every tube box (independent evaluator)", "[KH2025, Lemma 16 (proof)]",
-                   tz1.gradient_exact && tz2.gradient_exact && tz1.pieces > 0 && tz2.pieces > 0,
+    rep.step("grad_z L = [0, 0] on every tube box (independent evaluator)", "[KH2025, Lemma 16 (proof)]")
+        .statement("the field restricted to {w_z = 0} has zero w_z components on every box of both tubes")
+        .holds(tz1.gradient_exact && tz2.gradient_exact && tz1.pieces > 0 && tz2.pieces > 0,
                    "nets::square_loss gradient (homogeneous.cpp formulas, not the Taylor DAG) on the face {w_z = 0} of " +
                        std::to_string(tz1.pieces + tz2.pieces) + " tube boxes: " +
                        ((tz1.gradient_exact && tz2.gradient_exact) ? "every w_z entry is exactly [0, 0]"
-                                                                   : "some w_z entry is not exactly [0, 0]"),
-                   "the field restricted to {w_z = 0} has zero w_z components on every box of both tubes");
+                                                                   : "some w_z entry is not exactly [0, 0]"));
 
     // ---- 3. the Theorem 18 sweep ----------------------------------------------------------------------------
     if (deltas.empty()) {
@@ -609,7 +657,10 @@ void run(cert::Context& ctx) {
             r["reason"] = fr.res.reason;
             return r;
         }
-        const std::vector<I>& x1 = fr.res.outputs.front().box;  // at T^1
+        // psi(T^1) only when T^1 > 0 certainly (then it is the first output time; otherwise nothing is read)
+        const bool t1_ok = certainly_positive(t1);
+        r["t1_ok"] = t1_ok;
+        const std::vector<I> x1 = t1_ok ? fr.res.outputs.front().box : fr.res.final_box;
         const I n1 = norm_of(x1, all_indices(P)), nz1 = norm_of(x1, z);
         // sup over the window [T^2 - T~, T^2 + T~] from the tube pieces that meet it
         I sup_z;
@@ -648,6 +699,12 @@ void run(cert::Context& ctx) {
         }
         return r;
     });
+    const std::string eqn_all = L == 2 ? "[KH2025, Thm 18, eqs. (11)-(12)]" : "[KH2025, Thm 18, eqs. (13)-(14)]";
+    std::vector<std::string> premises = {"KKT point W̄ exists and is unique in its box", "N(W̄) > 0",
+                                         "Delta_max > 0 (W̄ is Delta-second-order positive)", STABLE, WZ,
+                                         "0 < Delta <= Delta_max (the Delta used)", "zero pattern of W̄",
+                                         "T1 > 0 (exhibited)", "A2 > 0 (exhibited)"};
+    if (L > 2) premises.push_back("T >= 1/(L(L-2) N̄) (exhibited)");
     for (std::size_t i = 0; i < deltas.size(); ++i) {
         const std::string& ds = deltas[i];
         const nlohmann::json& r = records[i];
@@ -658,35 +715,51 @@ void run(cert::Context& ctx) {
         const long steps = r.at("steps").get<long>();
         const double seconds = cert::parse_exact_double(r.at("seconds").get<std::string>());
         // (the wall time of the run is in the table's "wall s" column, not in the check)
-        rep.check_true("tube from delta W0 reaches T^2 + T~, delta = " + ds, "[KH2025, eq. (2)]", ok,
-                       ok ? "t in [0, " + to_string(tend, 10) + "], " + std::to_string(steps) + " steps"
+        const std::string eqn = L == 2 ? "[KH2025, Thm 18, eq. (11)]" : "[KH2025, Thm 18, eq. (13)]";
+        const std::string eqp = L == 2 ? "[KH2025, Thm 18, eq. (12)]" : "[KH2025, Thm 18, eq. (14)]";
+        const std::string N1 = "eq. (13) ||psi(T^1)|| <= b1 delta^kappa, delta = " + ds,
+                          N2 = "eq. (13) ratio <= b2 delta^(L kappa), delta = " + ds,
+                          N3 = "eq. (14) sup ||psi_z|| <= C~ delta^kappa, delta = " + ds;
+        for (const std::string& c : {"tube from delta W0 reaches T^2 + T~, delta = " + ds, "T^1 > 0, delta = " + ds, N1, N2, N3})
+            premises.push_back(c);
+        rep.step("tube from delta W0 reaches T^2 + T~, delta = " + ds, "[KH2025, eq. (2)]")
+            .holds(ok, ok ? "t in [0, " + to_string(tend, 10) + "], " + std::to_string(steps) + " steps"
                           : r.at("status").get<std::string>() + " at t = " + to_string(cert::interval_d_from_json(r.at("time")), 8) +
                                 ": " + r.at("reason").get<std::string>());
+        // The exhibited T^1 must be a time of the run (T^1 > 0), else psi(T^1) is not read.
+        rep.step("T^1 > 0, delta = " + ds, eqn).positive({"T^1", t1});
         if (!ok) continue;
         const I n1 = cert::interval_d_from_json(r.at("n1")), ratio = cert::interval_d_from_json(r.at("ratio")),
                 sup_z = cert::interval_d_from_json(r.at("sup_z"));
         const I dk = exp(kappa * log(delta)), dkr = exp(kappa_ratio * log(delta));
-        sw.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(steps), fmt(seconds, 3), to_string(n1, 6),
-                    to_string(ratio, 6), to_string(sup_z, 6), to_string(cert::interval_d_from_json(r.at("loss_end")), 6),
+        const bool t1_ok = r.at("t1_ok").get<bool>();
+        sw.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(steps), fmt(seconds, 3),
+                    t1_ok ? to_string(n1, 6) : "-", t1_ok ? to_string(ratio, 6) : "-", to_string(sup_z, 6),
+                    to_string(cert::interval_d_from_json(r.at("loss_end")), 6),
                     to_string(cert::interval_d_from_json(r.at("grad_end")), 4)});
         const I q1 = n1 / dk, q2 = ratio / dkr, q3 = sup_z / dk;
-        max_q1 = max(max_q1, q1);
-        max_q2 = max(max_q2, q2);
-        max_q3 = max(max_q3, q3);
-        qt.add_row({ds, upper_string(q1, 6), upper_string(q2, 6), upper_string(q3, 6)});
-        if (have_consts) {
-            rep.check_le("eq. (13) ||psi(T^1)|| <= b1 delta^kappa, delta = " + ds, L == 2 ? "[KH2025, Thm 18, eq. (11)]" : "[KH2025, Thm 18, eq. (13)]",
-                         {"||psi(T^1, delta W0)||", n1}, {"b1 delta^kappa", b1 * dk});
-            rep.check_le("eq. (13) ratio <= b2 delta^(L kappa), delta = " + ds, L == 2 ? "[KH2025, Thm 18, eq. (11)]" : "[KH2025, Thm 18, eq. (13)]",
-                         {"||psi_z(T^1)|| / ||psi(T^1)||", ratio}, {"b2 delta^(L kappa)", b2 * dkr});
-            rep.check_le("eq. (14) sup ||psi_z|| <= C~ delta^kappa, delta = " + ds, L == 2 ? "[KH2025, Thm 18, eq. (12)]" : "[KH2025, Thm 18, eq. (14)]",
-                         {"sup_{|t|<=T~} ||psi_z(t + T^2)||", sup_z}, {"C~ delta^kappa", ct_ * dk});
-        } else {
-            for (const char* c : {"eq. (13) ||psi(T^1)|| <= b1 delta^kappa, delta = ", "eq. (13) ratio <= b2 delta^(L kappa), delta = ",
-                                  "eq. (14) sup ||psi_z|| <= C~ delta^kappa, delta = "})
-                rep.check_true(c + ds, "[KH2025, Thm 18]", false,
-                               "the case gives no constant (b1, b2, c_tilde); see the table of smallest admissible constants");
+        if (t1_ok) {
+            max_q1 = max(max_q1, q1);
+            max_q2 = max(max_q2, q2);
         }
+        max_q3 = max(max_q3, q3);
+        qt.add_row({ds, t1_ok ? upper_string(q1, 6) : "-", t1_ok ? upper_string(q2, 6) : "-", upper_string(q3, 6)});
+        // b1, b2, C~ are the case's exhibited constants (the paper asserts that some exist): steps.
+        if (have_consts && t1_ok) {
+            rep.step(N1, eqn).le({"||psi(T^1, delta W0)||", n1}, {"b1 delta^kappa", b1 * dk});
+            rep.step(N2, eqn).le({"||psi_z(T^1)|| / ||psi(T^1)||", ratio}, {"b2 delta^(L kappa)", b2 * dkr});
+        } else {
+            const std::string why = t1_ok ? "the case gives no constant (b1, b2, c_tilde); see the table of smallest "
+                                            "admissible constants"
+                                          : "T^1 is not certainly positive: psi(T^1) is not read";
+            rep.step(N1, eqn).holds(false, why);
+            rep.step(N2, eqn).holds(false, why);
+        }
+        if (have_consts)
+            rep.step(N3, eqp).le({"sup_{|t|<=T~} ||psi_z(t + T^2)||", sup_z}, {"C~ delta^kappa", ct_ * dk});
+        else
+            rep.step(N3, eqp).holds(false, "the case gives no constant c_tilde; see the table of smallest admissible constants");
+        if (!t1_ok) continue;
         dl.push_back(delta);
         dl_s.push_back(ds);
         q_norm.push_back(n1);
@@ -736,7 +809,12 @@ void run(cert::Context& ctx) {
             rep.add_plot(hot);
         }
     }
-    // slopes
+    rep.conclusion(CONCL, eqn_all)
+        .statement("for every delta of the sweep, at the exhibited T^1, T^2 and with the exhibited b1, b2, C~: "
+                   "||psi(T^1)|| <= b1 delta^kappa, ||psi_z(T^1)||/||psi(T^1)|| <= b2 delta^(L kappa) (2 kappa for L = 2), "
+                   "sup_{|t|<=T~} ||psi_z(t + T^2)|| <= C~ delta^kappa (a finite sweep, not the asymptotic statement)")
+        .implied_by(premises);
+    // slopes (a table: finite slopes beside an asymptotic rate decide nothing)
     auto& st = rep.table("certified log-log slopes between consecutive deltas",
                          {"delta_i", "delta_i+1", "slope ||psi(T^1)||", "vs kappa", "slope ratio", "vs L kappa", "slope sup ||psi_z||", "vs kappa"});
     auto ge = [](const I& s, const I& e) { return certainly_less_equal(e, s) ? "above" : (certainly_less(s, e) ? "below" : "?"); };
@@ -804,6 +882,14 @@ int main(int argc, char** argv) {
                  .constraint = cert::Constraint::positive},
                 {.name = "align_gamma", .type = KeyType::number, .description = "cap 1 - cos <= gamma defining T1 (default 1e-2)",
                  .required = false, .constraint = cert::Constraint::positive},
+                {.name = "cap_gamma", .type = KeyType::number,
+                 .description = "gamma of the Lemma 23 cap {W̄^T w >= 1 - gamma} of the stable-set proof (default 1e-3)",
+                 .required = false, .constraint = cert::Constraint::positive},
+                {.name = "cap_pieces", .type = KeyType::integer, .description = "pieces of the cap certificate (default 64)",
+                 .required = false, .constraint = cert::Constraint::positive},
+                {.name = "ncf_horizon", .type = KeyType::number,
+                 .description = "longest NCF tube into the cap, in flow time (default 20/Delta_max)", .required = false,
+                 .constraint = cert::Constraint::positive},
                 {.name = "T1", .type = KeyType::number, .description = "override the exhibited T1", .required = false},
                 {.name = "A2", .type = KeyType::number, .description = "override the exhibited A2", .required = false},
                 {.name = "T_blowup", .type = KeyType::number, .description = "override the exhibited T (L > 2)", .required = false},

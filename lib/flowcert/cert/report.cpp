@@ -447,12 +447,13 @@ std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool comp
         case Verdict::inconclusive: {
             if (!completed) return "the run did not complete";
             if (checks.empty()) return "no checks were recorded";
-            for (const auto& c : checks)
-                if (c.status == CheckStatus::not_run) return std::string(to_string(c.role)) + " '" + c.name + "' did not run";
+            // A check that ran and failed explains the planned checks skipped after it: name it first.
             for (Role r : {Role::hypothesis, Role::step, Role::conclusion})
                 for (const auto& c : checks)
-                    if (decides(c) && c.role == r && c.status != CheckStatus::proven)
+                    if (decides(c) && c.role == r && c.status != CheckStatus::proven && c.status != CheckStatus::not_run)
                         return std::string(to_string(r)) + " '" + c.name + "' not proven: " + c.reason;
+            for (const auto& c : checks)
+                if (c.status == CheckStatus::not_run) return std::string(to_string(c.role)) + " '" + c.name + "' did not run";
             return "the conclusion was checked on no instance (no conclusion check that is not trivially true)";
         }
     }

@@ -229,6 +229,9 @@ template <Interval I> TangentSpectrum<I> tangent_spectrum(const Ncf<I>& ncf, con
         return res;
     }
     res.lambda_max_tangent = top;
+    // eig(B*) = {c} U eig(Q^T H* Q) with c below every eigenvalue of H*, hence (Cauchy interlacing) below
+    // lambda_min(Q^T H* Q): the second smallest eigenvalue of B* is lambda_min(Q^T H* Q).
+    res.lambda_min_tangent = eig.eigenvalues[1];
     res.ncf_value = h.value;
     res.delta_max = I(ncf.order()) * h.value - top;  // [spec section 4; KH2025 Lemma 20, eq. (15)]
     res.status = ProofStatus::proven;

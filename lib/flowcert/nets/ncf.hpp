@@ -88,6 +88,7 @@ struct TangentSpectrum {
     ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     I lambda_max_tangent;  // lambda_max(Q^T Hess N(u*) Q)
+    I lambda_min_tangent;  // lambda_min(Q^T Hess N(u*) Q) (the second smallest eigenvalue of B*: c is the smallest)
     I ncf_value;           // N(u*)
     I delta_max;           // L N(u*) - lambda_max_tangent
     double shift = 0;      // the c of the argument above

@@ -1,10 +1,10 @@
-// Tests of verifiers/kh/kh_flow_tools.hpp (kh/theorem10_escape, kh/first_saddle): the limiting-path formula t_p of
+// Tests of lib/flowcert/proofs/kh/flow_tools.hpp (kh/theorem10_escape, kh/first_saddle): the limiting-path formula t_p of
 // the ray ODE against the paper's closed form (Example 1) and against rigorous integration of the ray ODE (L = 3
 // closed form, L = 4 series), escape brackets against an exact blow-up solution, and the square-loss Hessian at
 // Example 1's saddle.
 #include <catch2/catch.hpp>
 
-#include "../../verifiers/kh/kh_flow_tools.hpp"
+#include <flowcert/proofs/kh/flow_tools.hpp>
 
 using namespace flowcert;
 using khtools::Ray;

@@ -1,9 +1,9 @@
-// verifiers/kh/theorem4_limit_path.hpp -- the pieces of kh/theorem4_limit_path that tests use too:
+// lib/flowcert/proofs/kh/theorem4_limit_path.hpp -- the pieces of kh/theorem4_limit_path that tests use too:
 // closed-form limiting paths p(t) [KH2025, Thm 4], the difference system of two solutions of the same
 // gradient flow, and the certified sup distance sup_{|t| <= T~} ||psi(t + s, delta w0) - p(t)||.
 //
 // Closed forms (derived in docs/kh.md, section `kh/theorem4_limit_path`, and checked in
-// tests/verifiers/test_kh_theorem4.cpp against a 50-digit Runge-Kutta integration):
+// tests/proofs/kh/test_kh_theorem4.cpp against a 50-digit Runge-Kutta integration):
 //   p(t) := lim_{delta -> 0} psi(t + ln(1/delta)/(2 N(w*)), delta w*)     [KH2025, Thm 4]
 // is, on the coordinates of the support of w*, sign * sqrt(q(t)) with the logistic
 //   q(t) = A / (1 + B exp(-r t)),

@@ -1,4 +1,4 @@
-// Tests of the pieces of kh/theorem4_limit_path (verifiers/kh/theorem4_limit_path.hpp).
+// Tests of the pieces of kh/theorem4_limit_path (lib/flowcert/proofs/kh/theorem4_limit_path.hpp).
 //
 // References:
 //  * the limiting path p(t) = lim psi(t + ln(1/delta)/(2N*), delta w*) [KH2025, Thm 4] is checked against a
@@ -18,7 +18,7 @@
 
 #include "flowcert/nets.hpp"
 #include "flowcert/ode.hpp"
-#include "../../verifiers/kh/theorem4_limit_path.hpp"
+#include <flowcert/proofs/kh/theorem4_limit_path.hpp>
 
 using namespace flowcert;
 using R = boost::multiprecision::cpp_bin_float_50;

@@ -1,5 +1,5 @@
-// verifiers/kh/theorem18_sparsity.hpp -- the pieces of kh/theorem18_sparsity that are worth testing on
-// their own (tests/verifiers/test_kh_theorem18.cpp):
+// lib/flowcert/proofs/kh/theorem18_units.hpp -- the pieces of kh/theorem18_sparsity that are worth testing on
+// their own (tests/proofs/kh/test_kh_theorem18.cpp):
 //
 //  * field_vanishes_on_subspace: a STRUCTURAL (symbolic) proof that chosen components of a Taylor-DAG
 //    vector field x' = f(x; p) vanish identically on the coordinate subspace {x_z = 0}. If every component

@@ -1,4 +1,4 @@
-// Tests of the pieces of kh/theorem18_sparsity (verifiers/kh/theorem18_sparsity.hpp): the structural
+// Tests of the pieces of kh/theorem18_sparsity (lib/flowcert/proofs/kh/theorem18_units.hpp): the structural
 // zero-preservation analysis of a Taylor DAG, the field restricted to {x_z = 0}, the Lemma 16 units, and
 // the log-log slope. References: exact evaluations of the fields at random dyadic points (double
 // arithmetic on small dyadic numbers is exact here), closed forms of the slope.
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "../../verifiers/kh/theorem18_sparsity.hpp"
+#include <flowcert/proofs/kh/theorem18_units.hpp>
 #include "flowcert/nets/homogeneous_flow.hpp"
 
 using namespace flowcert;

@@ -1,5 +1,5 @@
-// verifiers/kh/kh_flow_tools.hpp -- shared pieces of the kh/theorem10_escape and kh/first_saddle verifiers
-// [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089). Local to verifiers/kh (not a library header).
+// lib/flowcert/proofs/kh/flow_tools.hpp -- shared pieces of the kh/theorem10_escape and kh/first_saddle verifiers
+// [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089). Proof wing (issue 15): header-only, knows no report.
 //
 //  * square_loss_derivatives: L(w) = c sum_i (H(x_i; w) - y_i)^2, grad L = 2c J^T r, and
 //      Hess L = 2c (J^T J + sum_i r_i Hess H_i)   (r = H(X; w) - y),  from the model layer's enclosures.

@@ -1,0 +1,136 @@
+// Tests of proofs/kh/lemma23_cap (Lemma 23 on an explicit cap) and proofs/kh/stable_set (the NCF tube into it):
+// Example 1, where (28) holds exactly for cos >= (sqrt 5 - 1)/2 [docs/kh.md], so the largest gamma is (3 - sqrt 5)/2;
+// a cubic (3-homogeneous) square net, where proven caps are checked against (28), (29) and N > 0 at sampled unit
+// vectors (double, non-rigorous) and a too large gamma is refused.
+#include <catch2/catch.hpp>
+
+#include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/lemma23_cap.hpp>
+#include <flowcert/proofs/kh/stable_set.hpp>
+
+#include <cmath>
+#include <random>
+
+using namespace flowcert;
+using namespace flowcert::nets;
+namespace pk = flowcert::proofs::kh;
+
+namespace {
+
+struct Instance {
+    Ncf<IntervalD> ncf;
+    Ncf<double> ncf_d;
+    linalg::IVectorD wstar;
+    IntervalD Nstar, lambda_min_t, lambda_t, delta_max;
+};
+
+Instance certify(const HomogeneousArchitecture& arch, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                 const Eigen::VectorXd& start) {
+    const SquareLossNormalization norm = SquareLossNormalization::paper();
+    Ncf<IntervalD> ncf(HomogeneousModel<IntervalD>(arch, convert_matrix<IntervalD>(X, 53)),
+                       ncf_weights<IntervalD>(convert_vector<IntervalD>(y, 53), norm));
+    Ncf<double> ncf_d(HomogeneousModel<double>(arch, X), ncf_weights<double>(y, norm));
+    const auto cand = polish_kkt_point_nonrigorous(ncf_d, start, 20);
+    const auto ex = prove_kkt_point(ncf, cand.u, cand.mu);
+    REQUIRE(ex.status == ProofStatus::proven);
+    const auto ts = tangent_spectrum(ncf, ex.u);
+    REQUIRE(ts.status == ProofStatus::proven);
+    return {ncf, ncf_d, ex.u, ts.ncf_value, ts.lambda_min_tangent, ts.lambda_max_tangent, ts.delta_max};
+}
+
+// (28), (29) and N at a unit w, in double.
+struct Values {
+    double f28, f29, n;
+};
+Values at(const Instance& in, const Eigen::VectorXd& w, double Delta) {
+    const Eigen::VectorXd ws = linalg::mid<IntervalD>(in.wstar);
+    const auto g = in.ncf_d.gradient(w);
+    const double N = g.value, Ns = mid(in.Nstar), L = in.ncf.order(), c = ws.dot(w), h2 = (w - ws).squaredNorm();
+    return {ws.dot(g.gradient) - L * N * c - Delta / 2 * h2, N - Ns + Delta / 4 * h2, N};
+}
+
+Eigen::VectorXd random_cap_point(const Eigen::VectorXd& ws, double gamma, std::mt19937_64& rng) {
+    std::normal_distribution<double> g;
+    std::uniform_real_distribution<double> u(0, 1);
+    Eigen::VectorXd b(ws.size());
+    for (Eigen::Index j = 0; j < b.size(); ++j) b(j) = g(rng);
+    b -= b.dot(ws) * ws;
+    b.normalize();
+    const double c = 1 - gamma * u(rng);
+    return c * ws + std::sqrt(1 - c * c) * b;
+}
+
+}  // namespace
+
+TEST_CASE("Example 1: the certified cap reaches the exact gamma (3 - sqrt 5)/2 of (28) and no further", "[kh][lemma23]") {
+    Eigen::MatrixXd X = Eigen::MatrixXd::Identity(2, 2);
+    Eigen::VectorXd y(2), s(2);
+    y << 4, 1;
+    s << 1, 0.01;
+    const Instance in = certify(HomogeneousArchitecture::example1(), X, y, s);
+    const IntervalD Delta = IntervalD(12);  // = Delta_max
+    const double exact_gamma = (3 - std::sqrt(5.0)) / 2;
+    const auto ok = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, IntervalD::from_decimal("0.37"), 64);
+    CHECK(ok.status == ProofStatus::proven);
+    const auto bad = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, IntervalD::from_decimal("0.40"), 64);
+    CHECK(bad.status == ProofStatus::not_proven);
+    // and (28) is really false beyond the exact gamma: at cos = 0.6 < (sqrt 5 - 1)/2
+    Eigen::VectorXd w(2);
+    w << 0.6, 0.8;
+    CHECK(1 - 0.6 > exact_gamma);
+    CHECK(at(in, w, 12).f28 < 0);
+}
+
+TEST_CASE("a 3-homogeneous square net: proven caps satisfy (28), (29), N > 0 at sampled points, and a large gamma is refused",
+          "[kh][lemma23]") {
+    const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
+    const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
+    const SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
+    // the search finds the top KKT point (one active neuron)
+    const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
+    KktSearchOptions opt;
+    const auto cands = find_kkt_points_nonrigorous(nd, opt);
+    REQUIRE(!cands.empty());
+    const Instance in = certify(arch, sd.X, sd.y, cands.front().u);
+    const IntervalD Delta = IntervalD::exact(lower(in.delta_max));
+    const auto cap = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, IntervalD::from_decimal("1e-5"), 64);
+    REQUIRE(cap.status == ProofStatus::proven);
+    std::mt19937_64 rng(7);
+    const Eigen::VectorXd ws = linalg::mid<IntervalD>(in.wstar);
+    for (int k = 0; k < 200; ++k) {
+        const Values v = at(in, random_cap_point(ws, 1e-5, rng), mid(Delta));
+        CHECK(v.f28 >= -1e-12);
+        CHECK(v.f29 <= 1e-12);
+        CHECK(v.n > 0);
+    }
+    const auto big = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, IntervalD::from_decimal("0.5"), 64);
+    CHECK(big.status == ProofStatus::not_proven);
+}
+
+TEST_CASE("Example 1: the certified NCF tube enters the cap from (0.1, 1), is in it from (1, 1), never from (0, 1)",
+          "[kh][stable_set]") {
+    Eigen::MatrixXd X = Eigen::MatrixXd::Identity(2, 2);
+    Eigen::VectorXd y(2), s(2);
+    y << 4, 1;
+    s << 1, 0.01;
+    const Instance in = certify(HomogeneousArchitecture::example1(), X, y, s);
+    const auto arch = HomogeneousArchitecture::example1();
+    const taylor::VectorField f = ncf_flow_field(arch, 2);
+    const auto par = ncf_flow_parameters<IntervalD>(convert_matrix<IntervalD>(X, 53), in.ncf.ytilde());
+    const IntervalD gamma = IntervalD::from_decimal("0.38");
+    ode::Options o;
+    const auto run = [&](double a, double b) {
+        return pk::ncf_tube_enters_cap<IntervalD>(f, par, {IntervalD::exact(a), IntervalD::exact(b)}, in.wstar, gamma, 3,
+                                                  0.5, true, o, 53);
+    };
+    const auto inside = run(1, 1);
+    CHECK(inside.status == ProofStatus::proven);
+    CHECK(inside.flow_time == 0);
+    const auto enters = run(0.1, 1);
+    REQUIRE(enters.status == ProofStatus::proven);
+    // u = (0.1 e^{16t}, e^{4t}): the cosine passes 1 - gamma at t = ln(10 c/sqrt(1 - c^2))/12, c = 0.62
+    const double c = 0.62, t_exact = std::log(10 * c / std::sqrt(1 - c * c)) / 12;
+    CHECK(enters.flow_time >= t_exact);
+    CHECK(enters.flow_time <= t_exact + 0.06);
+    CHECK(run(0, 1).status == ProofStatus::not_proven);
+}
