@@ -310,6 +310,7 @@ TEST_CASE("the certified gap encloses ||w(inf) - w*|| computed in 500 bits from 
     CHECK(width(g.gap) < 1e-8);
     // In the gaussian-init case some samples start inactive: the init check is refuted with a witness.
     if (pr.init_active == Status::refuted) CHECK(certainly_nonpositive(pr.init_witness_beta));
+    CHECK(certainly_nonpositive(pr.init_min_beta) == (pr.init_active == Status::refuted));
 }
 
 TEST_CASE("a Gaussian initialization that misses samples refutes 'every sample active at init' with a witness",
@@ -362,4 +363,144 @@ TEST_CASE("bad instance specifications are rejected with a reason", "[rh]") {
     s.m = 1;
     s.eta_d = "-1";
     CHECK_THROWS_AS(make_instance(s), std::invalid_argument);
+}
+
+// ---- issue 14: checks that can fail, the regime hypothesis -------------------------------------
+
+TEST_CASE("a failed tail attempt still reports rho and the signed margin (the tail steps can fail)", "[rh]") {
+    InstanceSpec s;
+    s.seed = 1;
+    s.n = 16;
+    s.d = 2000;
+    GdOptions opt;
+    opt.max_steps = 2;  // before the residual is small enough for the tail ball
+    const Instance inst = make_instance(s);
+    const PatternResult short_run = certify_pattern_and_limit(inst, opt);
+    REQUIRE(short_run.tail != Status::proven);
+    REQUIRE(short_run.tail_attempted);
+    REQUIRE(short_run.rho_known);
+    CHECK(certainly_less(short_run.rho, IntervalD(1)));
+    REQUIRE(short_run.margin_known);
+    CHECK_FALSE(certainly_positive(short_run.margin));  // the tail margin step is not proven here
+    const PatternResult full = certify_pattern_and_limit(inst);
+    REQUIRE(full.tail == Status::proven);
+    CHECK(certainly_positive(full.margin));
+    CHECK(lower(full.margin) == full.tail_margin);
+}
+
+TEST_CASE("with eta lambda_max > 2 the tail contraction rho < 1 fails on its whole enclosure", "[rh]") {
+    InstanceSpec s;
+    s.seed = 1;
+    s.n = 16;
+    s.d = 2000;
+    s.labels = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
+    s.eta_d = "19/10";
+    const Instance inst = make_instance(s);
+    CHECK(certainly_less(IntervalD(2), step_size_ratio(inst)));
+    const PatternResult pr = certify_pattern_and_limit(inst);
+    CHECK(pr.tail != Status::proven);
+    REQUIRE(pr.rho_known);
+    CHECK(certainly_less(IntervalD(1), pr.rho));
+}
+
+TEST_CASE("eta lambda_max(G) encloses the value from a long-double eigen-solver on the exact Gram matrix", "[rh]") {
+    InstanceSpec s;
+    s.seed = 13;
+    s.n = 10;
+    s.d = 700;
+    s.eta_d = "3/4";
+    const Instance inst = make_instance(s);
+    const auto Gq = exact_gram(data_rows(13, 10, 700), 10, 700);
+    Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> G(10, 10);
+    for (int t = 0; t < 100; ++t) G(t / 10, t % 10) = Gq[t].convert_to<long double>();
+    const long double lmax =
+        Eigen::SelfAdjointEigenSolver<Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>>(G).eigenvalues().maxCoeff();
+    const IntervalD r = step_size_ratio(inst);
+    const long double ref = static_cast<long double>(inst.eta) * lmax;
+    CHECK(static_cast<long double>(lower(r)) <= ref * (1 + 1e-15L));
+    CHECK(ref * (1 - 1e-15L) <= static_cast<long double>(upper(r)));
+    CHECK(width(r) < 1e-10);
+}
+
+TEST_CASE("near-orthogonality eps encloses max |G_ij| / min G_ii of the exact Gram matrix", "[rh]") {
+    InstanceSpec s;
+    s.seed = 4;
+    s.n = 7;
+    s.d = 90;
+    const Instance inst = make_instance(s);
+    const auto Gq = exact_gram(data_rows(4, 7, 90), 7, 90);
+    Rat off = 0, dmin = Gq[0];
+    for (int i = 0; i < 7; ++i) {
+        if (Gq[i * 7 + i] < dmin) dmin = Gq[i * 7 + i];
+        for (int j = 0; j < 7; ++j)
+            if (i != j) off = std::max(off, Rat(abs(Gq[i * 7 + j])));
+    }
+    CHECK(contains_rat(near_orthogonality(inst).eps, off / dmin));
+}
+
+TEST_CASE("a wrong tight set is not certified: the KKT multiplier or the feasibility step fails", "[rh]") {
+    InstanceSpec s;
+    s.seed = 1;
+    s.n = 8;
+    s.d = 200;
+    const Instance inst = make_instance(s);
+    const WStarResult good = certify_w_star(inst);
+    REQUIRE(good.status == Status::proven);
+    REQUIRE(good.has_tight);  // this instance has tight negatives ...
+    const std::vector<int> none;
+    const WStarResult no_tight = certify_w_star(inst, &none);  // ... so T = {} is infeasible
+    CHECK(no_tight.solved);
+    CHECK(no_tight.status != Status::proven);
+    REQUIRE(no_tight.has_slack);
+    CHECK(certainly_positive(no_tight.max_slack));  // primal feasibility fails (the witness <w*, x_j> > 0)
+    std::vector<int> all;
+    for (int i = 0; i < 8; ++i)
+        if (inst.negative[i]) all.push_back(i);
+    REQUIRE(all.size() > good.tight.size());
+    const WStarResult all_tight = certify_w_star(inst, &all);  // a slack negative forced tight
+    CHECK(all_tight.solved);
+    CHECK(all_tight.status != Status::proven);
+    REQUIRE(all_tight.has_tight);
+    CHECK(certainly_positive(all_tight.max_multiplier));  // dual feasibility fails
+}
+
+TEST_CASE("the w* solve is not proven on a singular Gram matrix", "[rh]") {
+    InstanceSpec s;
+    s.seed = 1;
+    s.n = 4;
+    s.d = 50;
+    Instance inst = make_instance(s);
+    // rows 0 and 2 (both positive) made identical: G_AA singular
+    for (int j = 0; j < 4; ++j) {
+        inst.G[2 * 4 + j] = inst.G[0 * 4 + j];
+        inst.G[j * 4 + 2] = inst.G[j * 4 + 0];
+    }
+    inst.G[2 * 4 + 2] = inst.G[0];
+    const WStarResult ws = certify_w_star(inst);
+    CHECK_FALSE(ws.solved);
+    CHECK(ws.status != Status::proven);
+}
+
+TEST_CASE("a permuted point order gives the same pattern, limit and gap", "[rh]") {
+    InstanceSpec s;
+    s.seed = 5;
+    s.n = 16;
+    s.d = 4000;
+    InstanceSpec t = s;
+    t.row_order = {1, 0, 3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    t.labels = "-1,1,-1,1,1,-1,1,-1,1,-1,1,-1,1,-1,1,-1";
+    const Instance a = make_instance(s), b = make_instance(t);
+    const PatternResult pa = certify_pattern_and_limit(a), pb = certify_pattern_and_limit(b);
+    REQUIRE(pa.tail == Status::proven);
+    REQUIRE(pb.tail == Status::proven);
+    CHECK(pa.K == pb.K);
+    const GapResult ga = enclose_gap(a, pa, certify_w_star(a)), gb = enclose_gap(b, pb, certify_w_star(b));
+    REQUIRE(ga.status == Status::proven);
+    REQUIRE(gb.status == Status::proven);
+    IntervalD both;
+    CHECK(intersect(ga.gap, gb.gap, both));
+    for (int i = 0; i < 16; ++i) {
+        const int r = t.row_order[i];
+        CHECK(intersect(pa.a_inf[0][r], pb.a_inf[0][i], both));
+    }
 }

@@ -336,7 +336,15 @@ Instance make_instance(const InstanceSpec& spec) {
     // Data: row i of X from stream (seed, "X", i); generated in column chunks, never stored whole.
     std::vector<RandomStream> rows;
     rows.reserve(n);
-    for (int i = 0; i < n; ++i) rows.emplace_back(spec.seed, "X", static_cast<std::uint64_t>(i));
+    if (!spec.row_order.empty()) {
+        std::vector<int> sorted = spec.row_order;
+        std::sort(sorted.begin(), sorted.end());
+        for (int i = 0; i < static_cast<int>(sorted.size()); ++i)
+            if (sorted[i] != i || static_cast<int>(sorted.size()) != n)
+                throw std::invalid_argument("row_order must be a permutation of 0..n-1");
+    }
+    for (int i = 0; i < n; ++i)
+        rows.emplace_back(spec.seed, "X", static_cast<std::uint64_t>(spec.row_order.empty() ? i : spec.row_order[i]));
     RandomStream teacher_stream(spec.seed, "teacher", 0);
     std::vector<RandomStream> init_streams;
     for (int p = 0; p < m; ++p) init_streams.emplace_back(spec.seed, "w0", static_cast<std::uint64_t>(p));
@@ -430,7 +438,8 @@ struct TailData {
     std::vector<int> U;                 // active-in-some-neuron samples
     IVec H;                             // |U| x |U|
     VerifiedInverse vi;
-    IntervalD lambda, rho;
+    IntervalD lambda, rho = IntervalD::entire();
+    bool rho_known = false;             // eigenvalue bounds of H_UU were certified (rho below is theirs)
     std::vector<std::vector<double>> bnorm;  // [p][i] upper bound of ||(G E_p H^{-1})_i||_2
 };
 
@@ -451,6 +460,7 @@ TailData prepare_tail(const Instance& inst, const Pattern& P) {
     if (k == 0) {
         td.ok = true;
         td.rho = IntervalD(0);
+        td.rho_known = true;
         td.lambda = IntervalD(0);
         return td;
     }
@@ -470,6 +480,7 @@ TailData prepare_tail(const Instance& inst, const Pattern& P) {
     const IntervalD r1 = abs(IntervalD(1) - eta * IntervalD::exact(lower(eb.lambda)));
     const IntervalD r2 = abs(IntervalD(1) - eta * IntervalD::exact(upper(eb.lambda)));
     td.rho = max(r1, r2);  // max over [a, b] of |1 - eta lambda| is at an endpoint (convexity)
+    td.rho_known = true;
     if (!certainly_less(td.rho, IntervalD(1))) {
         std::ostringstream os;
         os << "rho = ||I - eta H_UU||_2 <= " << upper(td.rho) << " is not certified < 1 (lambda(H_UU) in "
@@ -567,11 +578,19 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
                        << to_string(beta[p][i], 6);
                     res.signs_reason = os.str();
                     res.tail_reason = "stopped: " + res.signs_reason;
-                    if (k == 0) res.init_reason = res.signs_reason;
+                    if (k == 0) {
+                        res.init_reason = res.signs_reason;
+                        res.init_min_beta = beta[0][0];
+                        for (int q = 0; q < m; ++q)
+                            for (int j = 0; j < n; ++j) res.init_min_beta = min(res.init_min_beta, beta[q][j]);
+                    }
                     return res;
                 }
             }
         if (k == 0) {
+            res.init_min_beta = beta[0][0];
+            for (int p = 0; p < m; ++p)
+                for (int i = 0; i < n; ++i) res.init_min_beta = min(res.init_min_beta, beta[p][i]);
             res.init_active = Status::proven;
             res.init_reason = "every <w_p(0), x_i> certainly > 0";
             for (int p = 0; p < m && res.init_active == Status::proven; ++p)
@@ -614,6 +633,13 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
         } else {
         if (it == cache.end()) it = cache.emplace(key, prepare_tail(inst, P)).first;
         const TailData& td = it->second;
+        res.tail_attempted = true;
+        res.tail_attempt_step = k;
+        res.rho = td.rho;
+        res.rho_known = td.rho_known;
+        res.rho_reason = td.rho_known ? "" : td.reason;
+        res.margin_known = false;
+        res.margin_reason = td.reason;
         if (!td.ok) {
             last_tail_reason = td.reason;
         } else {
@@ -625,9 +651,10 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
             IVec z = verified_solve(td.vi, td.H, rU);  // H^{-1} r_K
             bool all = true;
             double worst = rounding::kInf;
+            IntervalD worst_enc = IntervalD::entire();
             int wp = -1, wi = -1;
             std::vector<IVec> b_inf(m, IVec(n)), a_inf(m, IVec(n));
-            for (int p = 0; p < m && all; ++p) {
+            for (int p = 0; p < m; ++p) {
                 const IntervalD sp = IntervalD(inst.s[p]);
                 for (int i = 0; i < n; ++i) {
                     IntervalD v(0);
@@ -635,18 +662,13 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
                         if (P[p][td.U[t]]) v += inst.G[static_cast<size_t>(i) * n + td.U[t]] * z[t];
                     b_inf[p][i] = beta[p][i] - sp * v;  // beta_p(inf) = beta_p(K) - s_p G E_p H^{-1} r_K
                     const IntervalD ball = IntervalD::exact(td.bnorm[p][i]) * Rb;
-                    double margin;
-                    if (P[p][i]) {
-                        const IntervalD lo = b_inf[p][i] - ball;
-                        margin = lower(lo);
-                        if (!certainly_positive(lo)) all = false;
-                    } else {
-                        const IntervalD hi = b_inf[p][i] + ball;
-                        margin = -upper(hi);
-                        if (!certainly_negative(hi)) all = false;
-                    }
-                    if (margin < worst) {
+                    // signed margin: > 0 proves the sign of the pattern at K for every later step
+                    const IntervalD enc = P[p][i] ? b_inf[p][i] - ball : -(b_inf[p][i] + ball);
+                    const double margin = lower(enc);
+                    if (!certainly_positive(enc)) all = false;
+                    if (margin < worst || wp < 0) {
                         worst = margin;
+                        worst_enc = enc;
                         wp = p;
                         wi = i;
                     }
@@ -655,6 +677,12 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
                 for (int t = 0; t < ku; ++t)
                     if (P[p][td.U[t]]) a_inf[p][td.U[t]] = a[p][td.U[t]] - sp * z[t];
             }
+            res.margin_known = true;
+            res.margin = worst_enc;
+            res.tail_margin = worst;
+            res.worst_neuron = wp;
+            res.worst_sample = wi;
+            res.margin_reason.clear();
             if (all) {
                 res.signs = Status::proven;
                 res.signs_reason = "every sign certified at steps 0.." + std::to_string(k);
@@ -663,11 +691,7 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
                 res.pattern = P;
                 res.lambda_min = IntervalD::exact(lower(td.lambda));
                 res.lambda_max = IntervalD::exact(upper(td.lambda));
-                res.rho = td.rho;
                 res.r_norm = R;
-                res.tail_margin = worst;
-                res.worst_neuron = wp;
-                res.worst_sample = wi;
                 res.a_inf = a_inf;
                 res.beta_inf = b_inf;
                 std::ostringstream os;
@@ -785,15 +809,9 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
 }
 
 // ---- w* (KKT certificate, spec 6.7) -------------------------------------------------------------
-WStarResult certify_w_star(const Instance& inst) {
+WStarResult certify_w_star(const Instance& inst, const std::vector<int>* tight_guess) {
     WStarResult res;
     const int n = inst.n;
-    Eigen::MatrixXd Gm(n, n);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) Gm(i, j) = mid(inst.G[static_cast<size_t>(i) * n + j]);
-    Eigen::VectorXd ym(n);
-    for (int i = 0; i < n; ++i) ym(i) = mid(inst.y[i]);
-    // Non-rigorous primal-dual active-set guess of T (a heuristic: any T will be verified below).
     std::vector<int> inT(n, 0);
     auto active_set = [&](const std::vector<int>& T) {
         std::vector<int> A;
@@ -801,35 +819,46 @@ WStarResult certify_w_star(const Instance& inst) {
             if (!inst.negative[i] || T[i]) A.push_back(i);
         return A;
     };
-    Eigen::VectorXd alpha = Eigen::VectorXd::Zero(n);
-    for (int it = 0; it < 4 * n + 10; ++it) {
-        res.active_set_iterations = it + 1;
-        const auto A = active_set(inT);
-        const int k = static_cast<int>(A.size());
-        Eigen::MatrixXd GA(k, k);
-        Eigen::VectorXd rhs(k);
-        for (int a = 0; a < k; ++a) {
-            rhs(a) = inst.negative[A[a]] ? 0.0 : ym(A[a]);
-            for (int b = 0; b < k; ++b) GA(a, b) = Gm(A[a], A[b]);
-        }
-        const Eigen::VectorXd xa = GA.ldlt().solve(rhs);
-        alpha.setZero();
-        for (int a = 0; a < k; ++a) alpha(A[a]) = xa(a);
-        const Eigen::VectorXd beta = Gm * alpha;
-        bool changed = false;
-        for (int j = 0; j < n; ++j) {
-            if (!inst.negative[j]) continue;
-            if (inT[j] && alpha(j) > 0) {
-                inT[j] = 0;
-                changed = true;
-            } else if (!inT[j] && beta(j) > 0) {
-                inT[j] = 1;
-                changed = true;
+    if (tight_guess) {
+        for (int j : *tight_guess)
+            if (j >= 0 && j < n && inst.negative[j]) inT[j] = 1;
+    } else {
+        Eigen::MatrixXd Gm(n, n);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) Gm(i, j) = mid(inst.G[static_cast<size_t>(i) * n + j]);
+        Eigen::VectorXd ym(n);
+        for (int i = 0; i < n; ++i) ym(i) = mid(inst.y[i]);
+        // Non-rigorous primal-dual active-set guess of T (a heuristic: any T is verified below).
+        Eigen::VectorXd alpha = Eigen::VectorXd::Zero(n);
+        for (int it = 0; it < 4 * n + 10; ++it) {
+            res.active_set_iterations = it + 1;
+            const auto A = active_set(inT);
+            const int k = static_cast<int>(A.size());
+            Eigen::MatrixXd GA(k, k);
+            Eigen::VectorXd rhs(k);
+            for (int a = 0; a < k; ++a) {
+                rhs(a) = inst.negative[A[a]] ? 0.0 : ym(A[a]);
+                for (int b = 0; b < k; ++b) GA(a, b) = Gm(A[a], A[b]);
             }
+            const Eigen::VectorXd xa = GA.ldlt().solve(rhs);
+            alpha.setZero();
+            for (int a = 0; a < k; ++a) alpha(A[a]) = xa(a);
+            const Eigen::VectorXd beta = Gm * alpha;
+            bool changed = false;
+            for (int j = 0; j < n; ++j) {
+                if (!inst.negative[j]) continue;
+                if (inT[j] && alpha(j) > 0) {
+                    inT[j] = 0;
+                    changed = true;
+                } else if (!inT[j] && beta(j) > 0) {
+                    inT[j] = 1;
+                    changed = true;
+                }
+            }
+            if (!changed) break;
         }
-        if (!changed) break;
     }
-    // Rigorous verification.
+    // Rigorous verification of the guess.
     const auto A = active_set(inT);
     const int k = static_cast<int>(A.size());
     for (int i = 0; i < n; ++i)
@@ -841,9 +870,13 @@ WStarResult certify_w_star(const Instance& inst) {
     }
     const VerifiedInverse vi = verified_inverse(GA, k);
     if (!vi.ok) {
-        res.reason = "verified solve of G_AA alpha_A = (y_P+; 0_T) failed: " + vi.reason;
+        res.solve_reason = "verified solve of G_AA alpha_A = (y_P+; 0_T) failed: " + vi.reason;
+        res.reason = res.solve_reason;
         return res;
     }
+    res.solved = true;
+    res.solve_reason = "G_AA alpha_A = (y_P+; 0_T) solved (Neumann-series verified inverse, |A| = " +
+                       std::to_string(k) + ")";
     const IVec xa = verified_solve(vi, GA, rhs);
     res.alpha.assign(n, IntervalD(0));
     for (int a = 0; a < k; ++a) res.alpha[A[a]] = xa[a];
@@ -853,26 +886,30 @@ WStarResult certify_w_star(const Instance& inst) {
         for (int a = 0; a < k; ++a) s += inst.G[static_cast<size_t>(i) * n + A[a]] * xa[a];
         res.beta[i] = s;
     }
-    res.min_multiplier_margin = rounding::kInf;
-    res.min_slack_margin = rounding::kInf;
+    bool mult_ok = true, feas_ok = true;
     for (int j = 0; j < n; ++j) {
         if (!inst.negative[j]) continue;
         if (inT[j]) {
-            res.min_multiplier_margin = std::min(res.min_multiplier_margin, -upper(res.alpha[j]));
+            res.max_multiplier = res.has_tight ? max(res.max_multiplier, res.alpha[j]) : res.alpha[j];
+            res.has_tight = true;
             if (!certainly_nonpositive(res.alpha[j])) {
-                res.reason = "multiplier sign: alpha*_" + std::to_string(j) + " in " + to_string(res.alpha[j], 6) +
-                             " not certainly <= 0";
-                return res;
+                if (mult_ok)
+                    res.reason = "multiplier sign: alpha*_" + std::to_string(j) + " in " + to_string(res.alpha[j], 6) +
+                                 " not certainly <= 0";
+                mult_ok = false;
             }
         } else {
-            res.min_slack_margin = std::min(res.min_slack_margin, -upper(res.beta[j]));
+            res.max_slack = res.has_slack ? max(res.max_slack, res.beta[j]) : res.beta[j];
+            res.has_slack = true;
             if (!certainly_nonpositive(res.beta[j])) {
-                res.reason = "primal feasibility: <w*, x_" + std::to_string(j) + "> in " + to_string(res.beta[j], 6) +
-                             " not certainly <= 0";
-                return res;
+                if (mult_ok && feas_ok)
+                    res.reason = "primal feasibility: <w*, x_" + std::to_string(j) + "> in " + to_string(res.beta[j], 6) +
+                                 " not certainly <= 0";
+                feas_ok = false;
             }
         }
     }
+    if (!mult_ok || !feas_ok) return res;
     res.status = Status::proven;
     res.reason = "KKT: w* = X^T alpha*, G_AA alpha_A = (y_P+; 0_T) (verified solve), alpha*_T <= 0, "
                  "<w*, x_j> <= 0 on N \\ T; convex QP + strong convexity => unique minimizer";
@@ -888,6 +925,18 @@ NearOrthogonality near_orthogonality(const Instance& inst) {
             if (i != j) off = max(off, abs(inst.G[static_cast<size_t>(i) * n + j]));
     }
     return {off / dmin};
+}
+
+IntervalD step_size_ratio(const Instance& inst) {
+    const int n = inst.n;
+    linalg::IMatrixD Gm(n, n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) Gm(i, j) = inst.G[static_cast<size_t>(i) * n + j];
+    const auto er = linalg::symmetric_eigenvalues<IntervalD>(Gm);
+    if (er.status != linalg::EigenStatus::proven || er.eigenvalues.empty()) return IntervalD::entire();
+    IntervalD lmax = er.eigenvalues.front();
+    for (const auto& l : er.eigenvalues) lmax = max(lmax, l);
+    return IntervalD::exact(inst.eta) * lmax;
 }
 
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar) {

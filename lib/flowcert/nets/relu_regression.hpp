@@ -60,6 +60,10 @@ struct Reconstruction {
     static constexpr const char* coordinates =
         "primal-dual coordinates (spec 4.1): w = u + X^T a, beta = X w, a <- a - eta s D (f - y), "
         "beta <- beta - eta s G D (f - y); u = non-span part of w(0)";
+    static constexpr const char* regime =
+        "high-dimensional regime (hypothesis): near-orthogonality eps = max_{i!=j} |G_ij| / min_i G_ii <= eps_max "
+        "(the case's eps_max <= 1/2; the paper's dimension condition is NOT FOUND), step size eta lambda_max(G) < 2, "
+        "and an initialization with <w_p(0), x_i> > 0 for every p, i";
     static constexpr const char* limit =
         "w(inf) (spec 4.2): with the pattern fixed from step K on, a_S(inf) = G_SS^{-1}(y_S - (Xu)_S - "
         "G_{S,S^c} a_{S^c}(K)) (least squares on the active subset, inactive coefficients frozen); m = 2: "
@@ -92,6 +96,7 @@ struct InstanceSpec {
     std::string eta_d = "1/2";  // eta := the double nearest below eta_d / d (an exact binary number)
     std::string init = "span";  // "span": w_p(0) = X^T (c 1); "gaussian": w_p(0) = c g_p, g_p ~ N(0, I_d)
     std::string init_scale = "1/1000";  // c (decimal); for span init c is taken as the double nearest below
+    std::vector<int> row_order;         // optional: sample i is stream row row_order[i] (a permutation)
 };
 
 // X is never stored: rows come from streams (seed, "X", i), generated in column chunks.
@@ -135,6 +140,7 @@ struct PatternChange {
 
 struct PatternResult {
     Status init_active = Status::not_proven;  // every (neuron, sample) active at step 0
+    IntervalD init_min_beta = IntervalD::entire();  // min over (p, i) of <w_p(0), x_i>
     std::string init_reason = "not run";
     int init_witness_neuron = -1, init_witness_sample = -1;
     IntervalD init_witness_beta;
@@ -150,9 +156,20 @@ struct PatternResult {
     int tail_step = -1;                 // step at which the tail certificate succeeded
     std::vector<PatternChange> changes;
     std::vector<std::vector<int>> pattern;  // [p][i] final pattern (1 active)
-    IntervalD lambda_min, lambda_max, rho;  // of H_UU and ||I - eta H_UU||_2
+    IntervalD lambda_min, lambda_max;       // of H_UU (valid when tail == proven)
     IntervalD r_norm;                       // ||r_K|| on U
-    double tail_margin = 0;                 // min over (p, i) of the certified |beta| - ball (relative to ... )
+    // The last tail attempt (also when it failed): rho = ||I - eta H_UU||_2 of its pattern, and the
+    // smallest signed margin min_{p,i} s (beta_p,i(inf) -+ ||B_p,i|| ||r||) (> 0 for every (p, i)
+    // proves the pattern for all later steps; s = +1 active, -1 inactive).
+    bool tail_attempted = false;
+    int tail_attempt_step = -1;
+    bool rho_known = false;
+    IntervalD rho = IntervalD::entire();
+    std::string rho_reason = "no step with a stable pattern";
+    bool margin_known = false;
+    IntervalD margin = IntervalD::entire();
+    std::string margin_reason = "no step with a stable pattern";
+    double tail_margin = 0;                 // lower(margin)
     int worst_neuron = -1, worst_sample = -1;
 
     // limit (valid when tail == proven)
@@ -172,16 +189,24 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
 
 // ---- w* and the gap (m = 1) ------------------------------------------------------------------
 struct WStarResult {
-    Status status = Status::not_proven;
+    Status status = Status::not_proven;  // proven = the KKT certificate holds (all three parts below)
     std::string reason = "not run";
     std::vector<int> tight;              // T (indices into N)
     int active_set_iterations = 0;       // of the non-rigorous active-set guess
-    std::vector<IntervalD> alpha;        // n, zero outside A = P+ u T
+    bool solved = false;                 // the verified solve of G_AA alpha_A = (y_P+; 0_T) succeeded
+    std::string solve_reason = "not run";
+    std::vector<IntervalD> alpha;        // n, zero outside A = P+ u T (when solved)
     std::vector<IntervalD> beta;         // G alpha (predictions of w*)
-    double min_multiplier_margin = 0;    // min_{j in T} -sup alpha_j
-    double min_slack_margin = 0;         // min_{j in N \ T} -sup beta_j
+    bool has_tight = false, has_slack = false;
+    IntervalD max_multiplier;            // max_{j in T} alpha*_j (dual feasibility: <= 0), when has_tight
+    IntervalD max_slack;                 // max_{j in N \ T} <w*, x_j> (primal feasibility: <= 0), when has_slack
 };
-WStarResult certify_w_star(const Instance& inst);
+// tight_guess: use this T instead of the active-set guess (tests: a wrong T is not certified).
+WStarResult certify_w_star(const Instance& inst, const std::vector<int>* tight_guess = nullptr);
+
+// eta * lambda_max(G) (verified symmetric eigenvalue bounds; entire if they fail). The reconstructed
+// step-size hypothesis is eta * lambda_max(G) < 2.
+IntervalD step_size_ratio(const Instance& inst);
 
 struct NearOrthogonality {
     IntervalD eps;  // max_{i != j} |G_ij| / min_i G_ii
