@@ -84,7 +84,8 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     const fs::path exe = verifiers / h.verifier;
     if (!std::regex_match(h.verifier, name_re) || !fs::exists(exe)) {
         o.verdict = "MISSING VERIFIER";
-        o.message = "no verifier '" + h.verifier + "' (looked for " + exe.string() + ")";
+        o.message = o.file.string() + ":" + std::to_string(h.verifier_line) + ": key 'verifier': no verifier '" +
+                    h.verifier + "' (looked for " + exe.string() + ")";
         return std::nullopt;
     }
     return exe;
@@ -443,6 +444,14 @@ int run_certify(int argc, char** argv) {
                     o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
     }
     std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    // a case file that cannot be read or names no verifier is bad input, not a mismatch
+    bool bad = false;
+    for (const auto& o : outs)
+        if (!o.ok && (o.verdict == "BAD INPUT" || o.verdict == "MISSING VERIFIER")) {
+            std::cerr << "flowcert certify: " << o.message << "\n";
+            bad = true;
+        }
+    if (bad) return ec::bad_input;
     return ok == outs.size() ? 0 : 1;
 }
 

@@ -4,8 +4,10 @@
 #   cli_test.sh generated-case VERIFIER KIND PATTERN  KIND = garbage | huge (a 10 MB file made now)
 #   cli_test.sh check FLOWCERT VERIFIER CASE           genuine accepted; tampered bound / verdict rejected
 #   cli_test.sh throws FLOWCERT THROWING_VERIFIER CASE a check that throws half way: ERROR, never CERTIFIED
-#   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier: exit 1, MISMATCH rows
+#   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier / bad case: exit 3, MISMATCH rows
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
+#   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
+#   cli_test.sh fifo FLOWCERT VERIFIER                 a FIFO as case file or certificate: exit 3, no hang
 set -uo pipefail
 mode=$1; shift
 tmp=$(mktemp -d)
@@ -59,6 +61,30 @@ check)
     echo "{ not json" > "$tmp/broken.json"
     "$flowcert" check "$tmp/broken.json"; rc=$?
     [ "$rc" -eq 3 ] || fail "broken JSON: exit $rc, expected 3" ;;
+forged)
+    # self-consistent forgeries (statuses, verdict and digest made consistent) are rejected: a REFUTED
+    # certificate turned CERTIFIED and an INCONCLUSIVE one with its not-re-checkable checks set proven
+    # by the fresh run; a certificate relabelled as another case by --case
+    flowcert=$1 verifier=$2 forge=$3 false_case=$4 low_case=$5 other_case=$6
+    for c in "$false_case" "$low_case"; do
+        "$verifier" --case "$c" --out "$tmp" --quiet > /dev/null
+    done
+    false_cert="$tmp/$(basename "$false_case" .toml).json" low_cert="$tmp/$(basename "$low_case" .toml).json"
+    "$flowcert" check "$false_cert" "$low_cert" || fail "genuine certificates rejected"
+    "$forge" all-proven "$false_cert" "$tmp/f1.json" | grep -q "verdict CERTIFIED" || fail "forgery 1 not made"
+    "$flowcert" check --no-rerun "$tmp/f1.json" > /dev/null || fail "forgery 1 is not self-consistent (test is stale)"
+    "$flowcert" check "$tmp/f1.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "REFUTED -> CERTIFIED forgery: exit $rc, expected 1"
+    grep -q "fresh run: verdict REFUTED, the certificate says CERTIFIED" "$tmp/o" || fail "forgery 1 not explained"
+    "$forge" all-proven "$low_cert" "$tmp/f2.json" | grep -q "verdict CERTIFIED" || fail "forgery 2 not made"
+    "$flowcert" check "$tmp/f2.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "INCONCLUSIVE -> CERTIFIED forgery: exit $rc, expected 1"
+    grep -q "fresh run: verdict INCONCLUSIVE, the certificate says CERTIFIED" "$tmp/o" || fail "forgery 2 not explained"
+    "$forge" relabel="$(basename "$other_case" .toml)" "$false_cert" "$tmp/f3.json" > /dev/null
+    "$flowcert" check --case "$other_case" "$tmp/f3.json" > "$tmp/o"; rc=$?; cat "$tmp/o"
+    [ "$rc" -eq 1 ] || fail "relabelled certificate: exit $rc, expected 1"
+    grep -q "is not the case of this certificate" "$tmp/o" || fail "relabelling not explained"
+    "$flowcert" check --case "$false_case" "$false_cert" > /dev/null || fail "the certificate's own case file rejected" ;;
 throws)
     flowcert=$1 verifier=$2 case_file=$3
     "$verifier" --case "$case_file" --out "$tmp" --quiet > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
@@ -71,8 +97,9 @@ throws)
     "$flowcert" check --quiet "$cert" || fail "the ERROR certificate is not self-consistent" ;;
 certify-mismatch)
     flowcert=$1 cases=$2
-    "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o"; rc=$?; cat "$tmp/o"
-    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o" 2> "$tmp/e"; rc=$?; cat "$tmp/o" "$tmp/e"
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3 (a bad case and an unknown verifier are bad input)"
+    grep -q "unknown_verifier.toml:[0-9]*: key 'verifier': no verifier" "$tmp/e" || fail "unknown verifier: file not named"
     grep -q "MISMATCH  wrong_expectation: REFUTED (expected CERTIFIED)" "$tmp/o" || fail "wrong expectation not reported"
     grep -q "MISMATCH  unknown_verifier: MISSING VERIFIER" "$tmp/o" || fail "unknown verifier not reported"
     grep -q "MISMATCH  bad_case: BAD INPUT" "$tmp/o" || fail "bad case not reported"
@@ -89,6 +116,20 @@ usage)
     "$flowcert" frobnicate > /dev/null 2>&1; rc=$?
     [ "$rc" -eq 3 ] || fail "unknown command: exit $rc, expected 3"
     "$flowcert" --help | grep -q certify || fail "flowcert --help does not list certify" ;;
+fuzz-check)
+    flowcert=$1 verifier=$2 case_file=$3 fuzzer=$4
+    "$verifier" --case "$case_file" --out "$tmp" --quiet >/dev/null || fail "verifier did not certify $case_file"
+    "$fuzzer" "$flowcert" "$tmp/$(basename "$case_file" .toml).json" "$tmp" || fail "flowcert check fuzzing" ;;
+fifo)
+    flowcert=$1 verifier=$2
+    mkfifo "$tmp/case.toml"
+    timeout 20 "$verifier" --case "$tmp/case.toml" --out "$tmp/o" > /dev/null 2> "$tmp/e1"; rc=$?; cat "$tmp/e1"
+    [ "$rc" -eq 3 ] || fail "verifier --case FIFO: exit $rc, expected 3"
+    grep -q "not a regular file" "$tmp/e1" || fail "verifier --case FIFO: no message"
+    timeout 20 "$flowcert" check "$tmp/case.toml" > /dev/null 2> "$tmp/e2"; rc=$?; cat "$tmp/e2"
+    [ "$rc" -eq 3 ] || fail "check FIFO: exit $rc, expected 3"
+    timeout 20 "$flowcert" integrate "$tmp/case.toml" > /dev/null 2> "$tmp/e3"; rc=$?; head -1 "$tmp/e3"
+    [ "$rc" -eq 3 ] || fail "integrate FIFO: exit $rc, expected 3" ;;
 *) fail "unknown mode $mode" ;;
 esac
 echo PASS

@@ -477,6 +477,7 @@ void compare_rerun(const json& stored, const json& fresh, RecheckResult& result)
             continue;
         }
         const json& f = *it->second;
+        by_name.erase(it);
         std::string diff;
         for (const char* k : {"role", "status", "relation", "enclosures", "implied_by", "trivially_true"})
             if (!f.contains(k) || f[k] != c[k]) diff += (diff.empty() ? "" : ", ") + std::string(k);
@@ -486,7 +487,6 @@ void compare_rerun(const json& stored, const json& fresh, RecheckResult& result)
             continue;
         }
         d.how = "rerun";
-        by_name.erase(it);
     }
     for (const auto& [name, _] : by_name) problem("check '" + name + "' is recorded by the fresh run only");
     if (result.problems.empty()) result.accepted = true;

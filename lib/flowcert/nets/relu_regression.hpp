@@ -1,5 +1,5 @@
 // flowcert/nets/relu_regression.hpp -- high-dimensional ReLU regression by gradient descent
-// (spec /work/shared/papers/lwtm-relu-highdim.md, target paper [LWTM2026]).
+// (the reconstructed setting of docs/rh.md, target paper [LWTM2026]).
 //
 // =====================================================================================
 // RECONSTRUCTED DEFINITIONS -- the ONE place where they live.
