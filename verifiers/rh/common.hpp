@@ -1,11 +1,12 @@
-// verifiers/rh/common.hpp -- shared pieces of the rh verifiers (reconstruction of [LWTM2026]):
-// the instance keys of a case, the reconstruction notes, and how the hypotheses, the steps and the
-// conclusions of the pattern / limit / w* argument are recorded (roles: docs/rh.md#roles).
+// verifiers/rh/common.hpp -- shared pieces of the rh verifiers (reconstruction of [LWTM2026]): the instance
+// keys of a case, the reconstruction notes, --export-instance, and how the hypotheses, steps and
+// conclusions of the pattern / limit / w* argument (flowcert/proofs/rh) are recorded (docs/rh.md#roles).
 #pragma once
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets/random.hpp>
 #include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/proofs/rh.hpp>
 
 #include <algorithm>
 #include <span>
@@ -16,6 +17,7 @@ namespace flowcert::rh_verifiers {
 
 namespace cert = flowcert::cert;
 namespace rh = flowcert::nets::rh;
+namespace proof = flowcert::proofs::rh;
 namespace nets = flowcert::nets;
 
 inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
@@ -75,13 +77,15 @@ inline void export_instance(const cert::Context& ctx, const rh::InstanceSpec& s)
     auto draw = [&](const char* purpose, std::size_t rows) {
         std::vector<double> out(rows * d);
         for (std::size_t i = 0; i < rows; ++i) {
-            nets::RandomStream r(s.seed, purpose, i);
+            const bool permuted = purpose == std::string("X") && !s.row_order.empty();
+            nets::RandomStream r(s.seed, purpose, permuted ? static_cast<std::size_t>(s.row_order[i]) : i);
             for (std::size_t k0 = 0; k0 < d; k0 += chunk)
                 r.fill_gaussian(std::span<double>(out.data() + i * d + k0, std::min(chunk, d - k0)));
         }
         return out;
     };
-    ctx.export_array("X", {n, d}, draw("X", n), "inputs, row i = stream (seed, \"X\", i) [LWTM2026 reconstruction]");
+    ctx.export_array("X", {n, d}, draw("X", n),
+                     "inputs, row i = stream (seed, \"X\", i) or (seed, \"X\", row_order[i]) [LWTM2026 reconstruction]");
     if (s.init == "gaussian")
         ctx.export_array("g", {static_cast<std::size_t>(s.m), d}, draw("w0", static_cast<std::size_t>(s.m)),
                          "w_p(0) = init_scale * g_p, row p = stream (seed, \"w0\", p)");
@@ -128,38 +132,31 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
 
 inline std::string fmt(const IntervalD& x, int digits = 8) { return to_string(x, digits); }
 
-inline flowcert::ProofResult proof_result(rh::Status s, const std::string& reason) {
-    return {s == rh::Status::proven    ? flowcert::ProofStatus::proven
-            : s == rh::Status::refuted ? flowcert::ProofStatus::disproven
-                                       : flowcert::ProofStatus::not_proven,
-            reason};
-}
-
 // The hypotheses of the (reconstructed) theorem on one instance: the high-dimensional regime
 // (near-orthogonality), the step size and an initialization that activates every sample.
-inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const rh::PatternResult& pr,
-                              const std::string& eps_max, const std::string& prefix = {}) {
+inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const std::string& eps_max,
+                              const std::string& prefix = {}) {
     r.hypothesis(prefix + "high-dimensional regime (near-orthogonality)", "[LWTM2026, abstract; docs/rh.md#regime]")
         .statement("eps = max_{i!=j} |G_ij| / min_i G_ii <= eps_max (the claim's regime; the paper's dimension "
                    "condition is NOT FOUND)")
-        .le({"eps", rh::near_orthogonality(inst).eps}, cert::exact("eps_max", eps_max));
+        .le({"eps", proof::near_orthogonality(inst)}, cert::exact("eps_max", eps_max));
     r.hypothesis(prefix + "step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
         .statement("GD is stable on every active subset: eta lambda_max(G_SS) <= eta lambda_max(G) < 2")
-        .lt({"eta lambda_max(G)", rh::step_size_ratio(inst)}, cert::exact("2"));
+        .lt({"eta lambda_max(G)", proof::step_size_ratio(inst)}, cert::exact("2"));
     r.hypothesis(prefix + "every sample active at initialization", "[docs/rh.md#initialization]")
         .statement("<w_p(0), x_i> > 0 for every neuron p and sample i (w = 0 is stationary when relu'(0) = 0)")
-        .positive({"min_{p,i} <w_p(0), x_i>", pr.init_min_beta});
+        .positive({"min_{p,i} <w_p(0), x_i>", proof::initial_activity(inst)});
 }
 
 // The steps and conclusions of the pattern / limit argument ([docs/rh.md#tail]).
-inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const rh::PatternResult& pr,
+inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const proof::PatternResult& pr,
                            const std::string& prefix = {}) {
     const std::string signs = prefix + "activation signs certified up to the tail step";
     const std::string rho = prefix + "tail contraction rho < 1";
     const std::string margin = prefix + "tail margin";
     r.step(signs, "[docs/rh.md#interval-gd]")
         .statement("sign(<w_p(k), x_i>) determined for k = 0..K_tail (interval GD in primal-dual coordinates)")
-        .result(proof_result(pr.signs, pr.signs_reason));
+        .result(pr.signs);
     if (pr.rho_known)
         r.step(rho, "[docs/rh.md#tail]")
             .statement("rho = max(|1 - eta lambda_min(H_UU)|, |1 - eta lambda_max(H_UU)|) < 1 at the last tail attempt")
@@ -178,60 +175,55 @@ inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const rh::
     r.conclusion(prefix + "pattern never changes after K", "[LWTM2026, abstract; docs/rh.md#tail]")
         .statement("D_k = D_K for every k >= K: the activation pattern stabilizes (K = " + std::to_string(pr.K) + ")")
         .implied_by({signs, rho, margin});
-    const std::string gm_statement =
-        inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
-                    : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L";
     r.conclusion(prefix + "w(inf) is a global minimizer", "[docs/rh.md#global-minimum]")
-        .statement(gm_statement)
-        .result(pr.tail == rh::Status::proven
-                    ? proof_result(pr.global_min, pr.global_min_reason)
-                    : flowcert::ProofResult::not_proven("w(inf) not certified: " + pr.tail_reason));
+        .statement(inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
+                               : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L")
+        .result(proof::global_minimality(inst, pr));
 }
 
 // The steps of the KKT certificate of w* (m = 1; [docs/rh.md#w-star]).
-inline void wstar_checks(cert::Report& r, const rh::WStarResult& ws, const std::string& prefix = {}) {
+inline void wstar_checks(cert::Report& r, const proof::WStarResult& ws, const std::string& prefix = {}) {
+    const bool solved = ws.solve.is_proven();
     r.step(prefix + "w*: verified solve on the guessed face", "[docs/rh.md#w-star]")
         .statement("G_AA alpha_A = (y_P+; 0_T), A = P+ u T (verified solve)")
-        .result(ws.solved ? flowcert::ProofResult::proven(ws.solve_reason)
-                          : flowcert::ProofResult::not_proven(ws.solve_reason));
-    const std::string mult = prefix + "KKT multipliers alpha*_T <= 0";
-    const std::string feas = prefix + "KKT primal feasibility on N \\ T";
-    if (ws.solved && ws.has_tight)
-        r.step(mult, "[docs/rh.md#w-star]").statement("dual feasibility")
-            .le({"max_{j in T} alpha*_j", ws.max_multiplier}, cert::exact("0"));
+        .result(ws.solve);
+    auto mult = r.step(prefix + "KKT multipliers alpha*_T <= 0", "[docs/rh.md#w-star]").statement("dual feasibility");
+    if (solved && ws.has_tight)
+        mult.le({"max_{j in T} alpha*_j", ws.max_multiplier}, cert::exact("0"));
     else
-        r.step(mult, "[docs/rh.md#w-star]")
-            .statement("dual feasibility")
-            .result(ws.solved ? flowcert::ProofResult::proven("T is empty: no multiplier to check")
-                              : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve_reason));
-    if (ws.solved && ws.has_slack)
-        r.step(feas, "[docs/rh.md#w-star]").statement("X_N w* <= 0 off the tight set")
-            .le({"max_{j in N\\T} <w*, x_j>", ws.max_slack}, cert::exact("0"));
+        mult.result(solved ? flowcert::ProofResult::proven("T is empty: no multiplier to check")
+                           : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve.reason));
+    auto feas = r.step(prefix + "KKT primal feasibility on N \\ T", "[docs/rh.md#w-star]")
+                    .statement("X_N w* <= 0 off the tight set");
+    if (solved && ws.has_slack)
+        feas.le({"max_{j in N\\T} <w*, x_j>", ws.max_slack}, cert::exact("0"));
     else
-        r.step(feas, "[docs/rh.md#w-star]")
-            .statement("X_N w* <= 0 off the tight set")
-            .result(ws.solved ? flowcert::ProofResult::proven("N \\ T is empty: every non-positive sample is tight")
-                              : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve_reason));
+        feas.result(solved ? flowcert::ProofResult::proven("N \\ T is empty: every non-positive sample is tight")
+                           : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve.reason));
 }
 
 struct GapOutcome {
-    rh::PatternResult pattern;
-    rh::WStarResult wstar;
-    rh::GapResult gap;
-    IntervalD eps, eta_d, step_ratio;
+    proof::PatternResult pattern;
+    proof::WStarResult wstar;
+    proof::GapResult gap;
+    IntervalD eps, eta_d, step_ratio, init_min;
+    flowcert::ProofResult global_min;
     int n_minus = 0;
     double seconds = 0;
     std::string error;
 };
 
-inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const rh::GdOptions& opt, rh::Instance* keep = nullptr) {
+inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const proof::GdOptions& opt,
+                                   rh::Instance* keep = nullptr) {
     GapOutcome o;
     const rh::Instance inst = rh::make_instance(spec);
-    o.pattern = rh::certify_pattern_and_limit(inst, opt);
-    o.wstar = rh::certify_w_star(inst);
-    o.gap = rh::enclose_gap(inst, o.pattern, o.wstar);
-    o.eps = rh::near_orthogonality(inst).eps;
-    o.step_ratio = rh::step_size_ratio(inst);
+    o.pattern = proof::certify_pattern_and_limit(inst, opt);
+    o.wstar = proof::certify_w_star(inst);
+    o.gap = proof::enclose_gap(inst, o.pattern, o.wstar);
+    o.eps = proof::near_orthogonality(inst);
+    o.step_ratio = proof::step_size_ratio(inst);
+    o.init_min = proof::initial_activity(inst);
+    o.global_min = proof::global_minimality(inst, o.pattern);
     o.eta_d = inst.eta_d;
     o.n_minus = inst.n_minus;
     if (keep) *keep = inst;

@@ -1,4 +1,4 @@
-// verifiers/rh/gap.cpp -- [LWTM2026] (reconstruction, spec 4.3, 6.7, 6.8): for one seeded m = 1
+// verifiers/rh/gap.cpp -- [LWTM2026] (reconstruction, docs/rh.md#gap): for one seeded m = 1
 // instance, certify w(inf) (via the pattern certificate), w* = argmin ||w|| s.t. X_{P+} w = y_{P+},
 // X_N w <= 0 (via a KKT certificate), and enclose ||w(inf) - w*|| with its ratios to sqrt(n_-/d)
 // and sqrt(n/d); report eta d.
@@ -14,7 +14,7 @@ void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
     export_instance(ctx, spec);  // --export-instance
-    rh::GdOptions opt;
+    proof::GdOptions opt;
     if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
     ctx.report.set_seed("data", std::to_string(spec.seed));
     reconstruction_notes(ctx.report, 1, true);
@@ -26,11 +26,11 @@ void run(cert::Context& ctx) {
         " (the band is this case's claim; the paper's C1, C2 are NOT FOUND)";
     rh::Instance inst;
     const GapOutcome o = run_gap_instance(spec, opt, &inst);
-    hypothesis_checks(ctx.report, inst, o.pattern, in.number_string("eps_max"));
+    hypothesis_checks(ctx.report, inst, in.number_string("eps_max"));
     pattern_checks(ctx.report, inst, o.pattern);
     wstar_checks(ctx.report, o.wstar);
-    const bool have = o.gap.status == rh::Status::proven && o.n_minus > 0;
-    const std::string why = o.n_minus == 0 ? "n_- = 0: the ratio to sqrt(n_-/d) is undefined" : o.gap.reason;
+    const bool have = o.gap.status.is_proven() && o.n_minus > 0;
+    const std::string why = o.n_minus == 0 ? "n_- = 0: the ratio to sqrt(n_-/d) is undefined" : o.gap.status.reason;
     auto lower_end = ctx.report.conclusion("ratio lower bound", "[LWTM2026, abstract; docs/rh.md#gap]")
                          .statement("C1 sqrt(n_-/d) <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
     auto upper_end = ctx.report.conclusion("ratio upper bound", "[LWTM2026, abstract; docs/rh.md#gap]")
@@ -51,7 +51,7 @@ void run(cert::Context& ctx) {
     t.add_row({"eta lambda_max(G)", fmt(o.step_ratio, 6)});
     t.add_row({"K / tail step", std::to_string(o.pattern.K) + " / " + std::to_string(o.pattern.tail_step)});
     t.add_row({"|T| (tight negatives of w*)", std::to_string(o.wstar.tight.size())});
-    if (o.gap.status == rh::Status::proven) {
+    if (o.gap.status.is_proven()) {
         t.add_row({"||w(inf) - w*||", fmt(o.gap.gap, 10)});
         if (inst.n_minus > 0) t.add_row({"ratio to sqrt(n_-/d)", fmt(o.gap.ratio_n_minus, 10)});
         t.add_row({"ratio to sqrt(n/d)", fmt(o.gap.ratio_n, 10)});

@@ -1,4 +1,4 @@
-// verifiers/rh/gap_sweep.cpp -- [LWTM2026] (reconstruction, spec 4.4, 6.8): sweep over (n, d, seed)
+// verifiers/rh/gap_sweep.cpp -- [LWTM2026] (reconstruction, docs/rh.md#verifiers-and-cases): sweep over (n, d, seed)
 // of rh/gap. For every instance w(inf), w* and ||w(inf) - w*|| are certified; the band [C1, C2] is
 // the min / max of the certified ratios ||w(inf) - w*|| / sqrt(n_-/d) (each endpoint an enclosure),
 // and per (n, seed) the certified slopes of log gap against log d are reported. Instances run on
@@ -20,18 +20,27 @@ struct Item {
     std::uint64_t seed;
 };
 
+nlohmann::json result_json(const flowcert::ProofResult& r) {
+    return {{"status", std::string(flowcert::to_string(r.status))}, {"reason", r.reason}};
+}
+flowcert::ProofResult result_from(const nlohmann::json& j) {
+    const auto st = cert::parse_check_status(j.at("status").get<std::string>());
+    if (!st) throw std::invalid_argument("bad status in a sweep record");
+    return {*st, j.at("reason").get<std::string>()};
+}
+
 // A sweep point's record: what the report uses of a GapOutcome, intervals and doubles exact.
 nlohmann::json to_record(const GapOutcome& o) {
     return {{"error", o.error},
-            {"init_min_beta", cert::exact_json(o.pattern.init_min_beta)},
-            {"signs", static_cast<int>(o.pattern.signs)}, {"signs_reason", o.pattern.signs_reason},
+            {"init_min", cert::exact_json(o.init_min)},
+            {"signs", result_json(o.pattern.signs)},
             {"rho_known", o.pattern.rho_known}, {"rho", cert::exact_json(o.pattern.rho)},
             {"margin_known", o.pattern.margin_known}, {"margin", cert::exact_json(o.pattern.margin)},
-            {"tail", static_cast<int>(o.pattern.tail)}, {"tail_reason", o.pattern.tail_reason},
-            {"global_min", static_cast<int>(o.pattern.global_min)}, {"global_min_reason", o.pattern.global_min_reason},
+            {"tail", result_json(o.pattern.tail)},
+            {"global_min", result_json(o.global_min)},
             {"K", o.pattern.K},
-            {"wstar", static_cast<int>(o.wstar.status)}, {"wstar_reason", o.wstar.reason},
-            {"gap_status", static_cast<int>(o.gap.status)}, {"gap_reason", o.gap.reason},
+            {"wstar", result_json(o.wstar.kkt)},
+            {"gap_status", result_json(o.gap.status)},
             {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
             {"ratio_n", cert::exact_json(o.gap.ratio_n)},
             {"eps", cert::exact_json(o.eps)}, {"step_ratio", cert::exact_json(o.step_ratio)},
@@ -40,30 +49,20 @@ nlohmann::json to_record(const GapOutcome& o) {
 }
 
 GapOutcome from_record(const nlohmann::json& r) {
-    auto status = [&](const char* key) {
-        const int v = r.at(key).get<int>();
-        if (v < 0 || v > static_cast<int>(rh::Status::refuted)) throw std::invalid_argument("bad status in a sweep record");
-        return static_cast<rh::Status>(v);
-    };
     auto iv = [&](const char* key) { return cert::interval_d_from_json(r.at(key)); };
     GapOutcome o;
     o.error = r.at("error").get<std::string>();
-    o.pattern.init_min_beta = iv("init_min_beta");
-    o.pattern.signs = status("signs");
-    o.pattern.signs_reason = r.at("signs_reason").get<std::string>();
+    o.init_min = iv("init_min");
+    o.pattern.signs = result_from(r.at("signs"));
     o.pattern.rho_known = r.at("rho_known").get<bool>();
     o.pattern.rho = iv("rho");
     o.pattern.margin_known = r.at("margin_known").get<bool>();
     o.pattern.margin = iv("margin");
-    o.pattern.tail = status("tail");
-    o.pattern.tail_reason = r.at("tail_reason").get<std::string>();
-    o.pattern.global_min = status("global_min");
-    o.pattern.global_min_reason = r.at("global_min_reason").get<std::string>();
+    o.pattern.tail = result_from(r.at("tail"));
+    o.global_min = result_from(r.at("global_min"));
     o.pattern.K = r.at("K").get<int>();
-    o.wstar.status = status("wstar");
-    o.wstar.reason = r.at("wstar_reason").get<std::string>();
-    o.gap.status = status("gap_status");
-    o.gap.reason = r.at("gap_reason").get<std::string>();
+    o.wstar.kkt = result_from(r.at("wstar"));
+    o.gap.status = result_from(r.at("gap_status"));
     o.gap.gap = iv("gap");
     o.gap.ratio_n_minus = iv("ratio_n_minus");
     o.gap.ratio_n = iv("ratio_n");
@@ -92,27 +91,6 @@ struct Extreme {
     }
 };
 
-// "a of b instances": a ProofResult over all instances (disproven if one is, proven if all are).
-struct Tally {
-    size_t proven = 0, total = 0;
-    std::string first_failure, first_disproof;
-    void add(rh::Status s, const std::string& at, const std::string& reason) {
-        ++total;
-        if (s == rh::Status::proven) {
-            ++proven;
-            return;
-        }
-        if (s == rh::Status::refuted && first_disproof.empty()) first_disproof = at + ": " + reason;
-        if (first_failure.empty()) first_failure = at + ": " + reason;
-    }
-    flowcert::ProofResult result() const {
-        const std::string counts = std::to_string(proven) + " of " + std::to_string(total) + " instances";
-        if (total > 0 && proven == total) return flowcert::ProofResult::proven(counts);
-        if (!first_disproof.empty()) return flowcert::ProofResult::disproven(counts + "; false at " + first_disproof);
-        return flowcert::ProofResult::not_proven(counts + (first_failure.empty() ? "" : "; first failure " + first_failure));
-    }
-};
-
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     std::vector<long> ns, ds;
@@ -122,7 +100,7 @@ void run(cert::Context& ctx) {
     const std::uint64_t seed0 = static_cast<std::uint64_t>(in.integer("seed"));
     const long min_ratio_dn = in.has("min_d_over_n") ? static_cast<long>(in.integer("min_d_over_n")) : 1;
     const int threads = in.has("threads") ? static_cast<int>(in.integer("threads")) : 2;
-    rh::GdOptions opt;
+    proof::GdOptions opt;
     if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
 
     std::vector<Item> items;
@@ -188,7 +166,7 @@ void run(cert::Context& ctx) {
     auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "eps", "K", "gap", "ratio to sqrt(n_-/d)",
                                                "ratio to sqrt(n/d)", "status", "seconds"});
     Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n;
-    Tally signs, rho_t, margin_t, tail, gmin, wstar, gap_t;
+    proof::AllInstances signs, rho_t, margin_t, gmin, wstar, gap_t;
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> band_nd;  // (n, d) -> (min ratio, max ratio)
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> gap_nd;
     double cpu = 0;
@@ -201,18 +179,17 @@ void run(cert::Context& ctx) {
         if (!o.error.empty()) throw std::runtime_error("instance " + at + ": " + o.error);
         eps_max.take_max(o.eps, at);
         step_max.take_max(o.step_ratio, at);
-        init_min.take_min(o.pattern.init_min_beta, at);
-        signs.add(o.pattern.signs, at, o.pattern.signs_reason);
-        rho_t.add(o.pattern.rho_known ? rh::Status::proven : rh::Status::not_proven, at, "rho not computed");
+        init_min.take_min(o.init_min, at);
+        signs.add(o.pattern.signs, at);
+        rho_t.add(o.pattern.rho_known ? flowcert::ProofResult::proven("") : flowcert::ProofResult::not_proven("rho not computed"), at);
         if (o.pattern.rho_known) rho_max.take_max(o.pattern.rho, at);
-        margin_t.add(o.pattern.margin_known ? rh::Status::proven : rh::Status::not_proven, at, "tail margin not computed");
+        margin_t.add(o.pattern.margin_known ? flowcert::ProofResult::proven("")
+                                            : flowcert::ProofResult::not_proven("tail margin not computed"), at);
         if (o.pattern.margin_known) margin_min.take_min(o.pattern.margin, at);
-        tail.add(o.pattern.tail, at, o.pattern.tail_reason);
-        gmin.add(o.pattern.tail == rh::Status::proven ? o.pattern.global_min : rh::Status::not_proven, at,
-                 o.pattern.tail == rh::Status::proven ? o.pattern.global_min_reason : "w(inf) not certified");
-        wstar.add(o.wstar.status, at, o.wstar.reason);
-        const bool ok = o.gap.status == rh::Status::proven && o.n_minus > 0;
-        gap_t.add(ok ? rh::Status::proven : rh::Status::not_proven, at, o.n_minus == 0 ? "n_- = 0" : o.gap.reason);
+        gmin.add(o.global_min, at);
+        wstar.add(o.wstar.kkt, at);
+        const bool ok = o.gap.status.is_proven() && o.n_minus > 0;
+        gap_t.add(ok ? o.gap.status : flowcert::ProofResult::not_proven(o.n_minus == 0 ? "n_- = 0" : o.gap.status.reason), at);
         if (ok) {
             c1.take_min(o.gap.ratio_n_minus, at);
             c2.take_max(o.gap.ratio_n_minus, at);
@@ -230,9 +207,9 @@ void run(cert::Context& ctx) {
             }
         }
         const std::string status = ok ? "certified"
-                                   : o.pattern.tail != rh::Status::proven ? "tail: " + o.pattern.tail_reason
-                                   : o.wstar.status != rh::Status::proven ? "w*: " + o.wstar.reason
-                                                                          : "gap: " + o.gap.reason;
+                                   : !o.pattern.tail.is_proven() ? "tail: " + o.pattern.tail.reason
+                                   : !o.wstar.kkt.is_proven()    ? "w*: " + o.wstar.kkt.reason
+                                                                 : "gap: " + o.gap.status.reason;
         tab.add_row({std::to_string(it.n), std::to_string(it.d), std::to_string(it.seed), std::to_string(o.n_minus),
                      fmt(o.eta_d, 6), fmt(o.eps, 3), std::to_string(o.pattern.K), ok ? fmt(o.gap.gap, 6) : "-",
                      ok ? fmt(o.gap.ratio_n_minus, 6) : "-", ok ? fmt(o.gap.ratio_n, 6) : "-",
@@ -255,10 +232,10 @@ void run(cert::Context& ctx) {
     // Steps of our argument and the conclusions.
     rep.step("every instance: activation signs certified up to the tail step", "[docs/rh.md#interval-gd]").result(signs.result());
     auto s_rho = rep.step("every instance: tail contraction rho < 1", "[docs/rh.md#tail]");
-    if (rho_t.proven == rho_t.total && rho_max.have) s_rho.lt({"max rho (at " + rho_max.where + ")", rho_max.value}, cert::exact("1"));
+    if (rho_t.result().is_proven() && rho_max.have) s_rho.lt({"max rho (at " + rho_max.where + ")", rho_max.value}, cert::exact("1"));
     else s_rho.result(rho_t.result());
     auto s_margin = rep.step("every instance: tail margin", "[docs/rh.md#tail]");
-    if (margin_t.proven == margin_t.total && margin_min.have)
+    if (margin_t.result().is_proven() && margin_min.have)
         s_margin.positive({"min signed tail margin (at " + margin_min.where + ")", margin_min.value});
     else s_margin.result(margin_t.result());
     rep.conclusion("every instance: pattern never changes after K", "[LWTM2026, abstract; docs/rh.md#tail]")
@@ -266,7 +243,7 @@ void run(cert::Context& ctx) {
                      "every instance: tail margin"});
     rep.conclusion("every instance: w(inf) is a global minimizer", "[docs/rh.md#global-minimum]").result(gmin.result());
     rep.step("every instance: w* certified by KKT", "[docs/rh.md#w-star]").result(wstar.result());
-    const bool all_gaps = gap_t.proven == gap_t.total && gap_t.total > 0;
+    const bool all_gaps = gap_t.result().is_proven();
     if (in.has("ratio_lower")) {
         auto c = rep.conclusion("band lower end", "[LWTM2026, abstract; docs/rh.md#gap]")
                      .statement("ratio_lower sqrt(n_-/d) <= ||w(inf) - w*|| on every instance (the case's C1)");
@@ -297,7 +274,7 @@ void run(cert::Context& ctx) {
             for (size_t k = 0; k < items.size(); ++k) {
                 const GapOutcome& o = out[k];
                 if (items[k].n == n && items[k].seed == seed0 + static_cast<std::uint64_t>(s) &&
-                    o.gap.status == rh::Status::proven && o.n_minus > 0 && certainly_positive(o.gap.gap))
+                    o.gap.status.is_proven() && o.n_minus > 0 && certainly_positive(o.gap.gap))
                     pts.push_back({items[k].d, o.gap.gap});
             }
             if (pts.size() < 2) continue;

@@ -101,7 +101,7 @@ Simulation simulate(const InstanceSpec& spec, int steps, bool with_ratio) {
         }
     s.y.resize(n);
     for (int i = 0; i < n; ++i) s.y[i] = static_cast<LD>(mid(inst.y[i]));
-    const LD eta = inst.eta;
+    const LD eta = static_cast<LD>(mid(inst.eta));
     // w_p = u_p + X^T a_p; beta_p = X u_p + G a_p.
     std::vector<std::vector<LD>> a(m, std::vector<LD>(n)), beta(m, std::vector<LD>(n, 0));
     std::vector<std::vector<LD>> u(m);
