@@ -103,7 +103,7 @@ TEST_CASE("eta lambda_max(G) encloses the value from a long-double eigen-solver 
     const long double lmax =
         Eigen::SelfAdjointEigenSolver<Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>>(G).eigenvalues().maxCoeff();
     const IntervalD r = step_size_ratio(inst);
-    const long double ref = static_cast<long double>(inst.eta) * lmax;
+    const long double ref = static_cast<long double>(mid(inst.eta)) * lmax;
     CHECK(static_cast<long double>(lower(r)) <= ref * (1 + 1e-15L));
     CHECK(ref * (1 - 1e-15L) <= static_cast<long double>(upper(r)));
     CHECK(width(r) < 1e-10);

@@ -105,7 +105,7 @@ TEST_CASE("the w* solve is not proven on a singular Gram matrix", "[rh]") {
         inst.G(2, j) = inst.G(0, j);
         inst.G(j, 2) = inst.G(j, 0);
     }
-    inst.G(2, 2) = inst.G[0];
+    inst.G(2, 2) = inst.G(0, 0);
     const WStarResult ws = certify_w_star(inst);
     CHECK_FALSE(ws.solve.is_proven());
     CHECK_FALSE(ws.kkt.is_proven());
