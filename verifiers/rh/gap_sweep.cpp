@@ -4,8 +4,7 @@
 // and per (n, seed) the certified slopes of log gap against log d are reported. Instances run on
 // `threads` std::threads; each result depends only on its (n, d, seed), never on the thread count.
 #include "common.hpp"
-
-#include <nlohmann/json.hpp>
+#include "sweep_record.hpp"
 
 #include <chrono>
 #include <map>
@@ -18,77 +17,6 @@ using namespace flowcert::rh_verifiers;
 struct Item {
     long n, d;
     std::uint64_t seed;
-};
-
-nlohmann::json result_json(const flowcert::ProofResult& r) {
-    return {{"status", std::string(flowcert::to_string(r.status))}, {"reason", r.reason}};
-}
-flowcert::ProofResult result_from(const nlohmann::json& j) {
-    const auto st = cert::parse_check_status(j.at("status").get<std::string>());
-    if (!st) throw std::invalid_argument("bad status in a sweep record");
-    return {*st, j.at("reason").get<std::string>()};
-}
-
-// A sweep point's record: what the report uses of a GapOutcome, intervals and doubles exact.
-nlohmann::json to_record(const GapOutcome& o) {
-    return {{"error", o.error},
-            {"init_min", cert::exact_json(o.init_min)},
-            {"signs", result_json(o.pattern.signs)},
-            {"rho_known", o.pattern.rho_known}, {"rho", cert::exact_json(o.pattern.rho)},
-            {"margin_known", o.pattern.margin_known}, {"margin", cert::exact_json(o.pattern.margin)},
-            {"tail", result_json(o.pattern.tail)},
-            {"global_min", result_json(o.global_min)},
-            {"K", o.pattern.K},
-            {"wstar", result_json(o.wstar.kkt)},
-            {"gap_status", result_json(o.gap.status)},
-            {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
-            {"ratio_n", cert::exact_json(o.gap.ratio_n)},
-            {"eps", cert::exact_json(o.eps)}, {"step_ratio", cert::exact_json(o.step_ratio)},
-            {"eta_d", cert::exact_json(o.eta_d)}, {"n_minus", o.n_minus},
-            {"seconds", cert::exact_string(o.seconds)}};
-}
-
-GapOutcome from_record(const nlohmann::json& r) {
-    auto iv = [&](const char* key) { return cert::interval_d_from_json(r.at(key)); };
-    GapOutcome o;
-    o.error = r.at("error").get<std::string>();
-    o.init_min = iv("init_min");
-    o.pattern.signs = result_from(r.at("signs"));
-    o.pattern.rho_known = r.at("rho_known").get<bool>();
-    o.pattern.rho = iv("rho");
-    o.pattern.margin_known = r.at("margin_known").get<bool>();
-    o.pattern.margin = iv("margin");
-    o.pattern.tail = result_from(r.at("tail"));
-    o.global_min = result_from(r.at("global_min"));
-    o.pattern.K = r.at("K").get<int>();
-    o.wstar.kkt = result_from(r.at("wstar"));
-    o.gap.status = result_from(r.at("gap_status"));
-    o.gap.gap = iv("gap");
-    o.gap.ratio_n_minus = iv("ratio_n_minus");
-    o.gap.ratio_n = iv("ratio_n");
-    o.eps = iv("eps");
-    o.step_ratio = iv("step_ratio");
-    o.eta_d = iv("eta_d");
-    o.n_minus = r.at("n_minus").get<int>();
-    o.seconds = cert::parse_exact_double(r.at("seconds").get<std::string>());
-    return o;
-}
-
-// The extreme of an interval-valued quantity over the instances (an enclosure of the max / min).
-struct Extreme {
-    IntervalD value = IntervalD::entire();
-    bool have = false;
-    std::string where;
-    void take_max(const IntervalD& x, const std::string& at) {
-        if (!have || upper(x) > upper(value)) where = at;
-        value = have ? max(value, x) : x;
-        have = true;
-    }
-    void take_min(const IntervalD& x, const std::string& at) {
-        if (!have || lower(x) < lower(value)) where = at;
-        value = have ? min(value, x) : x;
-        have = true;
-    }
 };
 
 void run(cert::Context& ctx) {
@@ -165,7 +93,7 @@ void run(cert::Context& ctx) {
     // Per-instance results (single thread from here on: deterministic report order).
     auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "eps", "K", "gap", "ratio to sqrt(n_-/d)",
                                                "ratio to sqrt(n/d)", "status", "seconds"});
-    Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n;
+    proof::Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n;
     proof::AllInstances signs, rho_t, margin_t, gmin, wstar, gap_t;
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> band_nd;  // (n, d) -> (min ratio, max ratio)
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> gap_nd;
@@ -256,12 +184,10 @@ void run(cert::Context& ctx) {
         if (all_gaps) c.le({"max ratio (at " + c2.where + ")", c2.value}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
         else c.result(gap_t.result());
     }
-    const IntervalD none = IntervalD::entire();
     auto& band = rep.table("observed ratio band over the certified instances (evidence, not a bound for other data)",
                            {"ratio", "C1 (enclosure of the min)", "C2 (enclosure of the max)"});
     band.add_row({"||w(inf) - w*|| / sqrt(n_-/d)", c1.have ? fmt(c1.value, 8) : "-", c2.have ? fmt(c2.value, 8) : "-"});
     band.add_row({"||w(inf) - w*|| / sqrt(n/d)", c1n.have ? fmt(c1n.value, 8) : "-", c2n.have ? fmt(c2n.value, 8) : "-"});
-    (void)none;
 
     // Per (n, seed): certified slopes of log gap against log d (consecutive d and end to end).
     auto& sl = ctx.report.table("slopes of log gap vs log d per (n, seed)",
@@ -280,12 +206,9 @@ void run(cert::Context& ctx) {
             if (pts.size() < 2) continue;
             std::string cons;
             for (size_t k = 1; k < pts.size(); ++k) {
-                const IntervalD slope = log(pts[k].second / pts[k - 1].second) /
-                                        log(IntervalD(pts[k].first) / IntervalD(pts[k - 1].first));
-                cons += fmt(slope, 4) + " ";
+                cons += fmt(proof::gap_slope(pts[k - 1].first, pts[k - 1].second, pts[k].first, pts[k].second), 4) + " ";
             }
-            const IntervalD e2e = log(pts.back().second / pts.front().second) /
-                                  log(IntervalD(pts.back().first) / IntervalD(pts.front().first));
+            const IntervalD e2e = proof::gap_slope(pts.front().first, pts.front().second, pts.back().first, pts.back().second);
             if (!have_slope) {
                 smin = smax = e2e;
                 have_slope = true;
@@ -321,10 +244,14 @@ void run(cert::Context& ctx) {
     auto& tt = ctx.report.table("timing", {"quantity", "value"});
     tt.add_row({"instances", std::to_string(items.size())});
     tt.add_row({"threads", std::to_string(threads)});
-    tt.add_row({"sweep wall time (s)", std::to_string(wall)});
-    tt.add_row({"sum of instance times (s)", std::to_string(cpu)});
-    ctx.report.note("sweep wall time " + std::to_string(wall) + " s on " + std::to_string(threads) + " threads (" +
-                    std::to_string(items.size()) + " instances)");
+    // The compute time is the sum of the instance times of the records (also for a merged sweep, whose
+    // records were computed by the parts); this process's wall time is the merge's for a merged sweep.
+    // Labels and note do not depend on merging, so a merged certificate equals the direct run's up to timing.
+    tt.add_row({"compute time: sum of instance times (s)", std::to_string(cpu)});
+    tt.add_row({"this process's wall time (s; a merged sweep: the merge only)", std::to_string(wall)});
+    ctx.report.note("sweep wall time " + std::to_string(wall) + " s in this process (for a merged sweep the merge "
+                    "only; the compute time is the sum of instance times in the timing table), " +
+                    std::to_string(items.size()) + " instances");
 }
 
 }  // namespace

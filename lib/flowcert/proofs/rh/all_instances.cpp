@@ -19,4 +19,16 @@ ProofResult AllInstances::result() const {
     return ProofResult::not_proven(counts + (first_failure_.empty() ? "" : "; first failure " + first_failure_));
 }
 
+void Extreme::take_max(const IntervalD& x, const std::string& at) {
+    if (!have || upper(x) > upper(value)) where = at;
+    value = have ? max(value, x) : x;
+    have = true;
+}
+
+void Extreme::take_min(const IntervalD& x, const std::string& at) {
+    if (!have || lower(x) < lower(value)) where = at;
+    value = have ? min(value, x) : x;
+    have = true;
+}
+
 }  // namespace flowcert::proofs::rh

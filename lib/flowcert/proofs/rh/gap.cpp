@@ -41,4 +41,8 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
     return res;
 }
 
+IntervalD gap_slope(long d0, const IntervalD& gap0, long d1, const IntervalD& gap1) {
+    return log(gap1 / gap0) / log(IntervalD(d1) / IntervalD(d0));
+}
+
 }  // namespace flowcert::proofs::rh

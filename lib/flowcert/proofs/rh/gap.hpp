@@ -15,4 +15,8 @@ struct GapResult {
 };
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
 
+// The slope of log gap against log d between two certified gaps (> 0) of one data seed at d0 < d1:
+// log(gap1 / gap0) / log(d1 / d0) (an enclosure; evidence for the d^-1/2 scaling of docs/rh.md#scaling).
+IntervalD gap_slope(long d0, const IntervalD& gap0, long d1, const IntervalD& gap1);
+
 }  // namespace flowcert::proofs::rh
