@@ -48,10 +48,7 @@ TEST_CASE("an instance's Gram enclosure contains X X^T of the rows regenerated f
 }
 
 TEST_CASE("instances and certificates are bit-identical whatever thread builds them", "[rh]") {
-    InstanceSpec s;
-    s.seed = 9;
-    s.n = 12;
-    s.d = 3000;
+    InstanceSpec s = spec_of(9, 12, 3000);
     s.labels = "teacher";
     const Instance a = make_instance(s);
     Instance b;

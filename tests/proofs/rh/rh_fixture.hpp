@@ -19,6 +19,14 @@ using flowcert::nets::rh::Instance;
 using Rat = boost::multiprecision::mpq_rational;
 using Mp = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<150>>;  // ~500 bits
 
+// A seeded instance specification with the defaults of nets::rh::InstanceSpec otherwise.
+inline nets::rh::InstanceSpec spec_of(std::uint64_t seed, int n, long d) {
+    nets::rh::InstanceSpec s;
+    s.seed = seed;
+    s.n = n;
+    s.d = d;
+    return s;
+}
 
 inline std::vector<double> data_rows(std::uint64_t seed, int n, long d) {
     std::vector<double> X(static_cast<size_t>(n) * d);

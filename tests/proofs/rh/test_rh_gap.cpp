@@ -18,10 +18,7 @@ using namespace flowcert::proofs::rh;
 using namespace rh_fixture;
 
 TEST_CASE("the certified gap encloses ||w(inf) - w*|| computed in 500 bits from explicit vectors", "[rh]") {
-    InstanceSpec s;
-    s.seed = 4;
-    s.n = 6;
-    s.d = 300;
+    InstanceSpec s = spec_of(4, 6, 300);
     s.init = "gaussian";  // also exercises the non-span part u of the initialization
     s.init_scale = "1/100";
     s.labels = "1,-1,1/2,-1/2,2,-3/2";
@@ -51,10 +48,7 @@ TEST_CASE("the certified gap encloses ||w(inf) - w*|| computed in 500 bits from 
 
 TEST_CASE("a Gaussian initialization that misses samples: the init hypothesis fails and w(inf) is no global minimizer",
           "[rh]") {
-    InstanceSpec s;
-    s.seed = 8;
-    s.n = 16;
-    s.d = 1000;
+    InstanceSpec s = spec_of(8, 16, 1000);
     s.init = "gaussian";
     s.init_scale = "1/100";
     const Instance inst = make_instance(s);
@@ -79,10 +73,7 @@ TEST_CASE("a Gaussian initialization that misses samples: the init hypothesis fa
 }
 
 TEST_CASE("with d close to n near-orthogonality fails and the stabilization certificate does not pass", "[rh]") {
-    InstanceSpec s;
-    s.seed = 9;
-    s.n = 32;
-    s.d = 40;
+    InstanceSpec s = spec_of(9, 32, 40);
     const Instance inst = make_instance(s);
     const PatternResult pr = certify_pattern_and_limit(inst);
     const bool all_passed = certainly_positive(initial_activity(inst)) && global_minimality(inst, pr).is_proven();
@@ -91,10 +82,7 @@ TEST_CASE("with d close to n near-orthogonality fails and the stabilization cert
 }
 
 TEST_CASE("eta lambda_max(G) encloses the value from a long-double eigen-solver on the exact Gram matrix", "[rh]") {
-    InstanceSpec s;
-    s.seed = 13;
-    s.n = 10;
-    s.d = 700;
+    InstanceSpec s = spec_of(13, 10, 700);
     s.eta_d = "3/4";
     const Instance inst = make_instance(s);
     const auto Gq = exact_gram(data_rows(13, 10, 700), 10, 700);
@@ -110,10 +98,7 @@ TEST_CASE("eta lambda_max(G) encloses the value from a long-double eigen-solver 
 }
 
 TEST_CASE("near-orthogonality eps encloses max |G_ij| / min G_ii of the exact Gram matrix", "[rh]") {
-    InstanceSpec s;
-    s.seed = 4;
-    s.n = 7;
-    s.d = 90;
+    InstanceSpec s = spec_of(4, 7, 90);
     const Instance inst = make_instance(s);
     const auto Gq = exact_gram(data_rows(4, 7, 90), 7, 90);
     Rat off = 0, dmin = Gq[0];

@@ -18,10 +18,7 @@ using namespace flowcert::proofs::rh;
 using namespace rh_fixture;
 
 TEST_CASE("certified pattern, K and the limit w(inf) agree with 500-bit GD on the exact data (m = 1)", "[rh]") {
-    InstanceSpec s;
-    s.seed = 21;
-    s.n = 6;
-    s.d = 400;
+    InstanceSpec s = spec_of(21, 6, 400);
     s.eta_d = "1/4";  // several pattern changes
     const Instance inst = make_instance(s);
     const PatternResult pr = certify_pattern_and_limit(inst);
@@ -65,10 +62,7 @@ TEST_CASE("certified pattern, K and the limit w(inf) agree with 500-bit GD on th
 }
 
 TEST_CASE("certified pattern and limit agree with 500-bit GD on the exact data (m = 2)", "[rh]") {
-    InstanceSpec s;
-    s.seed = 5;
-    s.n = 6;
-    s.d = 300;
+    InstanceSpec s = spec_of(5, 6, 300);
     s.m = 2;
     s.eta_d = "1/2";
     const Instance inst = make_instance(s);
@@ -89,10 +83,7 @@ TEST_CASE("certified pattern and limit agree with 500-bit GD on the exact data (
 }
 
 TEST_CASE("a failed tail attempt still reports rho and the signed margin (the tail steps can fail)", "[rh]") {
-    InstanceSpec s;
-    s.seed = 1;
-    s.n = 16;
-    s.d = 2000;
+    InstanceSpec s = spec_of(1, 16, 2000);
     GdOptions opt;
     opt.max_steps = 2;  // before the residual is small enough for the tail ball
     const Instance inst = make_instance(s);
@@ -110,10 +101,7 @@ TEST_CASE("a failed tail attempt still reports rho and the signed margin (the ta
 }
 
 TEST_CASE("with eta lambda_max > 2 the tail contraction rho < 1 fails on its whole enclosure", "[rh]") {
-    InstanceSpec s;
-    s.seed = 1;
-    s.n = 16;
-    s.d = 2000;
+    InstanceSpec s = spec_of(1, 16, 2000);
     s.labels = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
     s.eta_d = "19/10";
     const Instance inst = make_instance(s);
@@ -125,10 +113,7 @@ TEST_CASE("with eta lambda_max > 2 the tail contraction rho < 1 fails on its who
 }
 
 TEST_CASE("a permuted point order gives the same pattern, limit and gap", "[rh]") {
-    InstanceSpec s;
-    s.seed = 5;
-    s.n = 16;
-    s.d = 4000;
+    InstanceSpec s = spec_of(5, 16, 4000);
     InstanceSpec t = s;
     t.row_order = {1, 0, 3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     t.labels = "-1,1,-1,1,1,-1,1,-1,1,-1,1,-1,1,-1,1,-1";

@@ -69,10 +69,7 @@ TEST_CASE("the KKT-certified w* is the minimum-norm feasible point found by enum
 }
 
 TEST_CASE("a wrong tight set is not certified: the KKT multiplier or the feasibility step fails", "[rh]") {
-    InstanceSpec s;
-    s.seed = 1;
-    s.n = 8;
-    s.d = 200;
+    InstanceSpec s = spec_of(1, 8, 200);
     const Instance inst = make_instance(s);
     const WStarResult good = certify_w_star(inst);
     REQUIRE(good.kkt.is_proven());
@@ -95,10 +92,7 @@ TEST_CASE("a wrong tight set is not certified: the KKT multiplier or the feasibi
 }
 
 TEST_CASE("the w* solve is not proven on a singular Gram matrix", "[rh]") {
-    InstanceSpec s;
-    s.seed = 1;
-    s.n = 4;
-    s.d = 50;
+    InstanceSpec s = spec_of(1, 4, 50);
     Instance inst = make_instance(s);
     // rows 0 and 2 (both positive) made identical: G_AA singular
     for (int j = 0; j < 4; ++j) {
