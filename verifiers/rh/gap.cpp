@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
     using namespace flowcert::rh_verifiers;
     auto schema = instance_keys(true);
     schema.push_back({.name = "ratio_lower", .type = cert::KeyType::number,
-                      .description = "C1: claimed lower bound of ||w(inf)-w*|| / sqrt(n_-/d)",
-                      .constraint = cert::Constraint::nonnegative});
+                      .description = "C1 > 0: claimed lower bound of ||w(inf)-w*|| / sqrt(n_-/d) (C1 = 0 is vacuous)",
+                      .constraint = cert::Constraint::positive});
     schema.push_back({.name = "ratio_upper", .type = cert::KeyType::number,
                       .description = "C2: claimed upper bound of ||w(inf)-w*|| / sqrt(n_-/d)",
                       .constraint = cert::Constraint::positive});

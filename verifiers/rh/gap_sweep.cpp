@@ -272,9 +272,11 @@ int main(int argc, char** argv) {
     schema.push_back({.name = "threads", .type = cert::KeyType::integer, .description = "worker threads (default 2)",
                       .required = false, .constraint = cert::Constraint::positive});
     schema.push_back({.name = "ratio_lower", .type = cert::KeyType::number,
-                      .description = "optional: claimed lower end of the band", .required = false});
+                      .description = "optional: claimed lower end C1 > 0 of the band (C1 = 0 is vacuous)",
+                      .required = false, .constraint = cert::Constraint::positive});
     schema.push_back({.name = "ratio_upper", .type = cert::KeyType::number,
-                      .description = "optional: claimed upper end of the band", .required = false});
+                      .description = "optional: claimed upper end of the band", .required = false,
+                      .constraint = cert::Constraint::positive});
     cert::VerifierSpec spec{
         .name = "rh/gap_sweep",
         .summary = "sweep of rh/gap over (n, d, seed): certified ratio band [C1, C2] and slopes of log gap vs log d "
