@@ -132,6 +132,14 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
 
 inline std::string fmt(const IntervalD& x, int digits = 8) { return to_string(x, digits); }
 
+// The rh pipeline computes in IntervalD (53-bit double intervals) whatever --precision or the case's
+// `precision` asks: the certificate records the precision actually used.
+inline void record_precision(cert::Context& ctx) {
+    ctx.report.provenance.precision_bits = 53;
+    ctx.report.note("arithmetic: IntervalD (53-bit double intervals, outward rounding); a requested precision "
+                    "other than 53 bits is not used");
+}
+
 // The hypotheses of the (reconstructed) theorem on one instance: the high-dimensional regime
 // (near-orthogonality), the step size and an initialization that activates every sample.
 inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const std::string& eps_max,

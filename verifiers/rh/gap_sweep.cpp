@@ -21,6 +21,7 @@ struct Item {
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
+    record_precision(ctx);
     std::vector<long> ns, ds;
     for (const auto& s : in.number_strings("n_values")) ns.push_back(std::stol(s));
     for (const auto& s : in.number_strings("d_values")) ds.push_back(std::stol(s));

@@ -13,6 +13,7 @@ using namespace flowcert::rh_verifiers;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
+    record_precision(ctx);
     const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
     export_instance(ctx, spec);  // --export-instance
     const rh::Instance inst = rh::make_instance(spec);
