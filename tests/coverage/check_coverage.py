@@ -8,9 +8,11 @@ docs/check-coverage.md: for every check of every verifier (numbers in check name
 that check is not proven. A check without such a witness is a check that may be unable to fail.
 
   check_coverage.py CASES_DIR REPORTS_DIR DOC WITNESSES BUILD_DIR [--write] [--require-full]
+                    [--require-full-for=PREFIX]
 
 Without --write the generated table must equal DOC (so the page cannot drift from the code);
-with --require-full every check that is not labelled trivially true needs a witness.
+with --require-full every check that is not labelled trivially true needs a witness;
+with --require-full-for=PREFIX (e.g. rh/) every such check of the verifiers named PREFIX... does.
 """
 import json
 import pathlib
@@ -33,6 +35,7 @@ def main(argv):
     cases_dir, reports, doc, witnesses_file, build = map(pathlib.Path, argv[1:6])
     write = "--write" in argv
     require_full = "--require-full" in argv
+    prefixes = [a.split("=", 1)[1] for a in argv if a.startswith("--require-full-for=")]
     listing = subprocess.run(["ctest", "--test-dir", str(build), "-N"], capture_output=True, text=True).stdout
     tests = {m.group(1).strip() for m in re.finditer(r"Test\s+#\d+: (.*)", listing)}
     problems = []
@@ -124,6 +127,13 @@ def main(argv):
         missing = [f"{v}: {f}" for (v, f), r in sorted(table.items())
                    if not r["trivial"] and not r["cases"] and (v, f) not in test_witness]
         problems.append(f"{total - covered} checks have no failing witness:\n  " + "\n  ".join(missing))
+    for prefix in prefixes:
+        missing = [f"{v}: {f}" for (v, f), r in sorted(table.items())
+                   if v.startswith(prefix) and not r["trivial"] and not r["cases"] and (v, f) not in test_witness]
+        if missing:
+            problems.append(f"{len(missing)} checks of {prefix}* have no failing witness:\n  " + "\n  ".join(missing))
+        if not any(v.startswith(prefix) for (v, _f) in table):
+            problems.append(f"no check of {prefix}* in the certificates")
     for p in problems:
         print("FAIL:", p)
     print(f"{covered}/{total} checks with a failing witness ({pct:.1f} %)")

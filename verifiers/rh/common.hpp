@@ -1,10 +1,12 @@
-// verifiers/rh/common.hpp -- shared pieces of the rh verifiers (reconstruction of [LWTM2026]):
-// the instance keys of a case, the reconstruction notes, and the pattern/limit checks.
+// verifiers/rh/common.hpp -- shared pieces of the rh verifiers (reconstruction of [LWTM2026]): the instance
+// keys of a case, the reconstruction notes, --export-instance, and how the hypotheses, steps and
+// conclusions of the pattern / limit / w* argument (flowcert/proofs/rh) are recorded (docs/rh.md#roles).
 #pragma once
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets/random.hpp>
 #include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/proofs/rh.hpp>
 
 #include <algorithm>
 #include <span>
@@ -15,6 +17,7 @@ namespace flowcert::rh_verifiers {
 
 namespace cert = flowcert::cert;
 namespace rh = flowcert::nets::rh;
+namespace proof = flowcert::proofs::rh;
 namespace nets = flowcert::nets;
 
 inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
@@ -38,6 +41,13 @@ inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
                  .choices = {"span", "gaussian"}});
     k.push_back({.name = "init_scale", .type = cert::KeyType::number, .description = "c",
                  .constraint = cert::Constraint::positive});
+    k.push_back({.name = "eps_max", .type = cert::KeyType::number,
+                 .description = "the high-dimensional regime of the claim (reconstructed; the paper's dimension condition "
+                                "is NOT FOUND): near-orthogonality eps = max_{i!=j}|G_ij| / min_i G_ii <= eps_max (<= 1/2)",
+                 .constraint = cert::Constraint::positive});
+    k.push_back({.name = "row_order", .type = cert::KeyType::numbers,
+                 .description = "optional: sample i is stream row row_order[i] (a permutation of 0..n-1; permuted point order)",
+                 .required = false, .constraint = cert::Constraint::nonnegative});
     k.push_back({.name = "max_steps", .type = cert::KeyType::integer, .description = "GD steps before giving up",
                  .required = false, .constraint = cert::Constraint::positive});
     return k;
@@ -53,6 +63,8 @@ inline rh::InstanceSpec instance_spec(const cert::Case& in, long n, long d) {
     s.eta_d = in.number_string("eta_d");
     s.init = in.string("init");
     s.init_scale = in.number_string("init_scale");
+    if (in.has("row_order"))
+        for (const auto& v : in.number_strings("row_order")) s.row_order.push_back(std::stoi(v));
     return s;
 }
 
@@ -65,13 +77,15 @@ inline void export_instance(const cert::Context& ctx, const rh::InstanceSpec& s)
     auto draw = [&](const char* purpose, std::size_t rows) {
         std::vector<double> out(rows * d);
         for (std::size_t i = 0; i < rows; ++i) {
-            nets::RandomStream r(s.seed, purpose, i);
+            const bool permuted = purpose == std::string("X") && !s.row_order.empty();
+            nets::RandomStream r(s.seed, purpose, permuted ? static_cast<std::size_t>(s.row_order[i]) : i);
             for (std::size_t k0 = 0; k0 < d; k0 += chunk)
                 r.fill_gaussian(std::span<double>(out.data() + i * d + k0, std::min(chunk, d - k0)));
         }
         return out;
     };
-    ctx.export_array("X", {n, d}, draw("X", n), "inputs, row i = stream (seed, \"X\", i) [LWTM2026 reconstruction]");
+    ctx.export_array("X", {n, d}, draw("X", n),
+                     "inputs, row i = stream (seed, \"X\", i) or (seed, \"X\", row_order[i]) [LWTM2026 reconstruction]");
     if (s.init == "gaussian")
         ctx.export_array("g", {static_cast<std::size_t>(s.m), d}, draw("w0", static_cast<std::size_t>(s.m)),
                          "w_p(0) = init_scale * g_p, row p = stream (seed, \"w0\", p)");
@@ -85,6 +99,20 @@ inline void validate_instance(const cert::Case& in) {
     if (m != 1 && m != 2) in.fail("m", "must be 1 or 2");
     if (in.has("n") && in.has("d") && in.integer("d") < in.integer("n"))
         in.fail("d", "must be >= n (G = X X^T must be nonsingular)");
+    if (!certainly_less_equal(in.interval_d("eps_max"), IntervalD::exact(0.5)))
+        in.fail("eps_max", "must be <= 1/2 (near-orthogonality)");
+    if (in.has("row_order")) {
+        std::vector<int> seen;
+        for (const auto& v : in.number_strings("row_order")) {
+            if (v.find_first_not_of("0123456789") != std::string::npos) in.fail("row_order", "integers expected");
+            seen.push_back(std::stoi(v));
+        }
+        std::sort(seen.begin(), seen.end());
+        for (size_t i = 0; i < seen.size(); ++i)
+            if (seen[i] != static_cast<int>(i)) in.fail("row_order", "must be a permutation of 0..n-1");
+        if (in.has("n") && static_cast<long long>(seen.size()) != in.integer("n"))
+            in.fail("row_order", "must have n entries");
+    }
 }
 
 inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
@@ -92,6 +120,7 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     r.note(R::provenance);
     r.note(std::string("model: ") + (m == 1 ? R::model_m1 : R::model_m2));
     r.note(R::coordinates);
+    r.note(R::regime);
     r.note(R::limit);
     r.note(R::tail);
     r.note(R::global_min);
@@ -103,99 +132,106 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
 
 inline std::string fmt(const IntervalD& x, int digits = 8) { return to_string(x, digits); }
 
-// The pattern / limit checks shared by rh/pattern_and_limit and rh/gap ([LWTM2026] reconstruction,
-// spec 6.2-6.6). `prefix` distinguishes instances in a sweep.
-inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const rh::PatternResult& pr,
-                           const std::string& prefix = {}) {
-    // 6.2 initial activity: min_{p,i} <w_p(0), x_i> > 0
-    IntervalD mn = pr.trace.empty() ? IntervalD::entire() : pr.trace[0][0][0];
-    if (!pr.trace.empty())
-        for (const auto& row : pr.trace[0])
-            for (const auto& b : row) mn = min(mn, b);
-    if (pr.init_active == rh::Status::refuted) mn = pr.init_witness_beta;
-    const auto& c0 = r.check_positive(prefix + "every sample active at initialization", "[spec 6.2]",
-                                      {"min_{p,i} <w_p(0), x_i>", mn}, "<w_p(0), x_i> > 0 for every neuron p and sample i");
-    (void)c0;
-    if (pr.init_active == rh::Status::refuted)
-        r.note(prefix + "witness (init): " + pr.init_reason);
-    r.check_true(prefix + "activation signs certified at every step up to the tail", "[spec 6.3]",
-                 pr.signs == rh::Status::proven, pr.signs_reason,
-                 "sign(<w_p(k), x_i>) determined for k = 0..K_tail (interval GD in primal-dual coordinates)");
-    if (pr.tail == rh::Status::proven) {
-        r.check_lt(prefix + "tail contraction rho < 1", "[spec 6.4]", {"rho = ||I - eta H_UU||_2", pr.rho},
-                   cert::exact("1"), "rho = max(|1 - eta lambda_min(H_UU)|, |1 - eta lambda_max(H_UU)|) < 1");
-        r.check_positive(prefix + "tail margin", "[spec 6.4]",
-                         {"min_{p,i} (|beta_p,i(inf)| - ||B_p,i|| ||r_K||) (lower bound)",
-                          IntervalD::bounds(pr.tail_margin, rounding::kInf)},
-                         "every active stays active and every inactive stays inactive for all k >= K_tail");
-    }
-    r.check_true(prefix + "pattern never changes after K", "[spec 6.4]", pr.tail == rh::Status::proven,
-                 pr.tail_reason, "D_k = D_K for every k >= K (closed-form tail)");
-    if (pr.tail == rh::Status::proven) {
-        const flowcert::ProofResult gm{pr.global_min == rh::Status::proven    ? flowcert::ProofStatus::proven
-                                       : pr.global_min == rh::Status::refuted ? flowcert::ProofStatus::disproven
-                                                                              : flowcert::ProofStatus::not_proven,
-                                       pr.global_min_reason};
-        r.conclusion(prefix + "w(inf) is a global minimizer", "[spec 4.3, 6.6]")
-            .statement(inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
-                                   : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L")
-            .result(gm);
-        if (inst.m == 1)
-            r.check_true(prefix + "limit equals least squares on the active subset", "[spec 4.2]",
-                         pr.ls_crosscheck == rh::Status::proven,
-                         "enclosure of G_SS^{-1}(y_S - (Xu)_S - G_{S,S^c} a_{S^c}(K)) meets the tail formula's a(inf)",
-                         "a_S(inf) = G_SS^{-1}(y_S - (Xu)_S - G_{S,S^c} a_{S^c}(K))");
-    }
+// The rh pipeline computes in IntervalD (53-bit double intervals) whatever --precision or the case's
+// `precision` asks: the certificate records the precision actually used.
+inline void record_precision(cert::Context& ctx) {
+    ctx.report.provenance.precision_bits = 53;
+    ctx.report.note("arithmetic: IntervalD (53-bit double intervals, outward rounding); a requested precision "
+                    "other than 53 bits is not used");
 }
 
-}  // namespace flowcert::rh_verifiers
+// The hypotheses of the (reconstructed) theorem on one instance: the high-dimensional regime
+// (near-orthogonality), the step size and an initialization that activates every sample.
+inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const std::string& eps_max,
+                              const std::string& prefix = {}) {
+    r.hypothesis(prefix + "high-dimensional regime (near-orthogonality)", "[LWTM2026, abstract; docs/rh.md#regime]")
+        .statement("eps = max_{i!=j} |G_ij| / min_i G_ii <= eps_max (the claim's regime; the paper's dimension "
+                   "condition is NOT FOUND)")
+        .le({"eps", proof::near_orthogonality(inst)}, cert::exact("eps_max", eps_max));
+    r.hypothesis(prefix + "step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
+        .statement("GD is stable on every active subset: eta lambda_max(G_SS) <= eta lambda_max(G) < 2")
+        .lt({"eta lambda_max(G)", proof::step_size_ratio(inst)}, cert::exact("2"));
+    r.hypothesis(prefix + "every sample active at initialization", "[docs/rh.md#initialization]")
+        .statement("<w_p(0), x_i> > 0 for every neuron p and sample i (w = 0 is stationary when relu'(0) = 0)")
+        .positive({"min_{p,i} <w_p(0), x_i>", proof::initial_activity(inst)});
+}
 
-namespace flowcert::rh_verifiers {
+// The steps and conclusions of the pattern / limit argument ([docs/rh.md#tail]).
+inline void pattern_checks(cert::Report& r, const rh::Instance& inst, const proof::PatternResult& pr,
+                           const std::string& prefix = {}) {
+    const std::string signs = prefix + "activation signs certified up to the tail step";
+    const std::string rho = prefix + "tail contraction rho < 1";
+    const std::string margin = prefix + "tail margin";
+    r.step(signs, "[docs/rh.md#interval-gd]")
+        .statement("sign(<w_p(k), x_i>) determined for k = 0..K_tail (interval GD in primal-dual coordinates)")
+        .result(pr.signs);
+    if (pr.rho_known)
+        r.step(rho, "[docs/rh.md#tail]")
+            .statement("rho = max(|1 - eta lambda_min(H_UU)|, |1 - eta lambda_max(H_UU)|) < 1 at the last tail attempt")
+            .lt({"rho = ||I - eta H_UU||_2", pr.rho}, cert::exact("1"));
+    else
+        r.step(rho, "[docs/rh.md#tail]").result(flowcert::ProofResult::not_proven(pr.rho_reason));
+    if (pr.margin_known)
+        r.step(margin, "[docs/rh.md#tail]")
+            .statement("min_{p,i} s_p,i (beta_p,i(inf) -+ ||B_p,i|| ||r_K||) > 0: every active sample stays active and "
+                       "every inactive one inactive for all k >= K_tail")
+            .positive({"smallest signed margin (neuron " + std::to_string(pr.worst_neuron) + ", sample " +
+                           std::to_string(pr.worst_sample) + ")",
+                       pr.margin});
+    else
+        r.step(margin, "[docs/rh.md#tail]").result(flowcert::ProofResult::not_proven(pr.margin_reason));
+    r.conclusion(prefix + "pattern never changes after K", "[LWTM2026, abstract; docs/rh.md#tail]")
+        .statement("D_k = D_K for every k >= K: the activation pattern stabilizes (K = " + std::to_string(pr.K) + ")")
+        .implied_by({signs, rho, margin});
+    r.conclusion(prefix + "w(inf) is a global minimizer", "[docs/rh.md#global-minimum]")
+        .statement(inst.m == 1 ? "X_{P+} w(inf) = y_{P+} and X_N w(inf) < 0, so L(w(inf)) = 1/2 sum_{y<=0} y^2 = min L"
+                               : "every sample with y != 0 is fitted in the limit, so L(w(inf)) = 0 = min L")
+        .result(proof::global_minimality(inst, pr));
+}
 
-// w* (KKT certificate, spec 6.7) and gap (spec 4.3, 6.8) checks for one m = 1 instance.
-inline void wstar_checks(cert::Report& r, const rh::Instance& inst, const rh::WStarResult& ws,
-                         const std::string& prefix = {}) {
-    r.check_true(prefix + "w* certified by KKT", "[spec 6.7]", ws.status == rh::Status::proven, ws.reason,
-                 "w* = X^T alpha*, G_AA alpha*_A = (y_P+; 0_T) (verified solve), alpha*_T <= 0, <w*, x_j> <= 0 on N \\ T");
-    if (ws.status != rh::Status::proven) return;
-    IntervalD amax = IntervalD::entire(), bmax = IntervalD::entire();
-    bool any_t = false, any_s = false;
-    for (int j = 0; j < inst.n; ++j) {
-        if (!inst.negative[j]) continue;
-        const bool tight = std::find(ws.tight.begin(), ws.tight.end(), j) != ws.tight.end();
-        if (tight) {
-            amax = any_t ? max(amax, ws.alpha[j]) : ws.alpha[j];
-            any_t = true;
-        } else {
-            bmax = any_s ? max(bmax, ws.beta[j]) : ws.beta[j];
-            any_s = true;
-        }
-    }
-    if (any_t)
-        r.check_le(prefix + "KKT multipliers alpha*_T <= 0", "[spec 6.7]", {"max_{j in T} alpha*_j", amax},
-                   cert::exact("0"), "dual feasibility");
-    if (any_s)
-        r.check_le(prefix + "KKT primal feasibility on N \\ T", "[spec 6.7]", {"max_{j in N\\T} <w*, x_j>", bmax},
-                   cert::exact("0"), "X_N w* <= 0 off the tight set");
+// The steps of the KKT certificate of w* (m = 1; [docs/rh.md#w-star]).
+inline void wstar_checks(cert::Report& r, const proof::WStarResult& ws, const std::string& prefix = {}) {
+    const bool solved = ws.solve.is_proven();
+    r.step(prefix + "w*: verified solve on the guessed face", "[docs/rh.md#w-star]")
+        .statement("G_AA alpha_A = (y_P+; 0_T), A = P+ u T (verified solve)")
+        .result(ws.solve);
+    auto mult = r.step(prefix + "KKT multipliers alpha*_T <= 0", "[docs/rh.md#w-star]").statement("dual feasibility");
+    if (solved && ws.has_tight)
+        mult.le({"max_{j in T} alpha*_j", ws.max_multiplier}, cert::exact("0"));
+    else
+        mult.result(solved ? flowcert::ProofResult::proven("T is empty: no multiplier to check")
+                           : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve.reason));
+    auto feas = r.step(prefix + "KKT primal feasibility on N \\ T", "[docs/rh.md#w-star]")
+                    .statement("X_N w* <= 0 off the tight set");
+    if (solved && ws.has_slack)
+        feas.le({"max_{j in N\\T} <w*, x_j>", ws.max_slack}, cert::exact("0"));
+    else
+        feas.result(solved ? flowcert::ProofResult::proven("N \\ T is empty: every non-positive sample is tight")
+                           : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve.reason));
 }
 
 struct GapOutcome {
-    rh::PatternResult pattern;
-    rh::WStarResult wstar;
-    rh::GapResult gap;
-    IntervalD eps, eta_d;
+    proof::PatternResult pattern;
+    proof::WStarResult wstar;
+    proof::GapResult gap;
+    IntervalD eps, eta_d, step_ratio, init_min;
+    flowcert::ProofResult global_min;
     int n_minus = 0;
     double seconds = 0;
     std::string error;
 };
 
-inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const rh::GdOptions& opt, rh::Instance* keep = nullptr) {
+inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const proof::GdOptions& opt,
+                                   rh::Instance* keep = nullptr) {
     GapOutcome o;
     const rh::Instance inst = rh::make_instance(spec);
-    o.pattern = rh::certify_pattern_and_limit(inst, opt);
-    o.wstar = rh::certify_w_star(inst);
-    o.gap = rh::enclose_gap(inst, o.pattern, o.wstar);
-    o.eps = rh::near_orthogonality(inst).eps;
+    o.pattern = proof::certify_pattern_and_limit(inst, opt);
+    o.wstar = proof::certify_w_star(inst);
+    o.gap = proof::enclose_gap(inst, o.pattern, o.wstar);
+    o.eps = proof::near_orthogonality(inst);
+    o.step_ratio = proof::step_size_ratio(inst);
+    o.init_min = proof::initial_activity(inst);
+    o.global_min = proof::global_minimality(inst, o.pattern);
     o.eta_d = inst.eta_d;
     o.n_minus = inst.n_minus;
     if (keep) *keep = inst;

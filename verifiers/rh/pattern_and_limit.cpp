@@ -1,8 +1,7 @@
-// verifiers/rh/pattern_and_limit.cpp -- [LWTM2026] (reconstruction, spec sections 4 and 6.2-6.6):
-// for one seeded instance, GD on m = 1 or m = 2 ReLU regression activates every sample at
-// initialization, its activation pattern changes for the last time at a certified step K and
-// never again (closed-form tail), its limit w(inf) is least squares on the active subset, and
-// w(inf) is a global minimizer of the squared loss.
+// verifiers/rh/pattern_and_limit.cpp -- [LWTM2026] (reconstruction, docs/rh.md#verifiers-and-cases):
+// for one seeded instance in the high-dimensional regime, GD on m = 1 or m = 2 ReLU regression changes its
+// activation pattern for the last time at a certified step K and never again (closed-form tail), and its
+// limit w(inf) is a global minimizer of the squared loss.
 #include "common.hpp"
 
 #include <algorithm>
@@ -14,36 +13,36 @@ using namespace flowcert::rh_verifiers;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
+    record_precision(ctx);
     const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
     export_instance(ctx, spec);  // --export-instance
     const rh::Instance inst = rh::make_instance(spec);
-    rh::GdOptions opt;
+    proof::GdOptions opt;
     if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
     opt.record_trace = true;
     ctx.report.set_seed("data", std::to_string(spec.seed));
     reconstruction_notes(ctx.report, inst.m, false);
     ctx.report.claim.proven_statement =
         "For this instance (seed " + std::to_string(spec.seed) + ", n = " + std::to_string(inst.n) + ", d = " +
-        std::to_string(inst.d) + ", m = " + std::to_string(inst.m) + "): every sample is active at init, the pattern "
-        "stops changing at a certified step K and never changes again, and w(inf) (spec 4.2) is a global minimizer "
-        "(reconstructed definitions, see notes)";
-    for (const char* c : {"every sample active at initialization", "activation signs certified at every step up to the tail",
-                          "pattern never changes after K", "w(inf) is a global minimizer"})
-        ctx.report.plan(c);
-    const rh::PatternResult pr = rh::certify_pattern_and_limit(inst, opt);
+        std::to_string(inst.d) + ", m = " + std::to_string(inst.m) + "), in the high-dimensional regime eps <= " +
+        in.number_string("eps_max") + ": the activation pattern stops changing at a certified step K and never "
+        "changes again, and w(inf) is a global minimizer (reconstructed definitions, see notes)";
+    const proof::PatternResult pr = proof::certify_pattern_and_limit(inst, opt);
+    hypothesis_checks(ctx.report, inst, in.number_string("eps_max"));
     pattern_checks(ctx.report, inst, pr);
 
     auto& t = ctx.report.table("instance", {"quantity", "value"});
     t.add_row({"n, d, m", std::to_string(inst.n) + ", " + std::to_string(inst.d) + ", " + std::to_string(inst.m)});
     t.add_row({"n_- = #{y <= 0}", std::to_string(inst.n_minus)});
-    t.add_row({"eta (exact double)", fmt(IntervalD::exact(inst.eta), 17)});
+    t.add_row({"eta (exact double)", fmt(inst.eta, 17)});
     t.add_row({"eta d", fmt(inst.eta_d, 10)});
     t.add_row({"max rad(G_ij) / G_ii", std::to_string(inst.gram_max_rel_radius)});
+    t.add_row({"near-orthogonality eps", fmt(proof::near_orthogonality(inst), 6)});
     t.add_row({"K (last pattern change)", std::to_string(pr.K)});
     t.add_row({"tail certified at step", std::to_string(pr.tail_step)});
     t.add_row({"pattern changes", std::to_string(pr.changes.size())});
-    if (pr.tail == rh::Status::proven) {
-        t.add_row({"lambda(H_UU) in", "[" + lower_string(pr.lambda_min, 8) + ", " + upper_string(pr.lambda_max, 8) + "]"});
+    if (pr.tail.is_proven()) {
+        t.add_row({"lambda(H_UU) in", "[" + lower_string(pr.lambda, 8) + ", " + upper_string(pr.lambda, 8) + "]"});
         t.add_row({"rho", fmt(pr.rho)});
         t.add_row({"||r_K||_2", fmt(pr.r_norm)});
         t.add_row({"L(w(inf))", fmt(pr.loss_inf, 12)});
@@ -54,7 +53,7 @@ void run(cert::Context& ctx) {
     for (size_t c = 0; c < std::min<size_t>(pr.changes.size(), 200); ++c)
         ch.add_row({std::to_string(pr.changes[c].step), std::to_string(pr.changes[c].neuron),
                     std::to_string(pr.changes[c].sample), pr.changes[c].active ? "1" : "0"});
-    if (pr.tail == rh::Status::proven) {
+    if (pr.tail.is_proven()) {
         auto& lim = ctx.report.table("limit a_p(inf) (w_p(inf) = u_p + X^T a_p(inf)), first 16 samples",
                                      {"neuron", "sample", "y_i", "a(inf)", "<w(inf), x_i>"});
         for (int p = 0; p < inst.m; ++p)
@@ -84,7 +83,7 @@ int main(int argc, char** argv) {
         .name = "rh/pattern_and_limit",
         .summary = "ReLU regression GD (m = 1, 2): init activity, last pattern change K, stability forever, "
                    "limit w(inf), global minimality (reconstruction of [LWTM2026])",
-        .claim = {.paper = "LWTM2026", .locator = "reconstruction, spec sections 4.1-4.3, 6.2-6.6",
+        .claim = {.paper = "LWTM2026", .locator = "abstract; reconstruction docs/rh.md#tail",
                   .paper_statement = "[NOT FOUND] paper body unavailable; abstract: the ReLU activation pattern "
                                      "quickly stabilizes w.h.p. over high-dimensional random data",
                   .proven_statement = {}},

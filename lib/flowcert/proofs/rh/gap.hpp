@@ -1,0 +1,22 @@
+// flowcert/proofs/rh/gap.hpp -- the gap between GD's limit and w* [docs/rh.md#gap] (m = 1):
+//   ||w(inf) - w*||^2 = ||u||^2 + 2 (X u)^T delta + delta^T G delta,  delta = a(inf) - alpha*,
+// and its ratios to sqrt(n_-/d) and sqrt(n/d).
+#pragma once
+
+#include <flowcert/proofs/rh/stabilization.hpp>
+#include <flowcert/proofs/rh/w_star.hpp>
+
+namespace flowcert::proofs::rh {
+
+struct GapResult {
+    ProofResult status = ProofResult::not_proven("not run");  // proven: the enclosures below are valid
+    IntervalD gap, gap_sq;
+    IntervalD ratio_n_minus, ratio_n;  // gap / sqrt(n_-/d) (when n_- > 0), gap / sqrt(n/d)
+};
+GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
+
+// The slope of log gap against log d between two certified gaps (> 0) of one data seed at d0 < d1:
+// log(gap1 / gap0) / log(d1 / d0) (an enclosure; evidence for the d^-1/2 scaling of docs/rh.md#scaling).
+IntervalD gap_slope(long d0, const IntervalD& gap0, long d1, const IntervalD& gap1);
+
+}  // namespace flowcert::proofs::rh

@@ -1,0 +1,69 @@
+// verifiers/rh/sweep_record.hpp -- the record of one rh/gap_sweep instance (what the report uses of a
+// GapOutcome; intervals and doubles stored exactly), so that sweep parts run in other processes merge into
+// the same report (cert::Context::sweep).
+#pragma once
+
+#include "common.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace flowcert::rh_verifiers {
+
+inline nlohmann::json result_json(const flowcert::ProofResult& r) {
+    return {{"status", std::string(flowcert::to_string(r.status))}, {"reason", r.reason}};
+}
+inline flowcert::ProofResult result_from(const nlohmann::json& j) {
+    const auto st = cert::parse_check_status(j.at("status").get<std::string>());
+    if (!st) throw std::invalid_argument("bad status in a sweep record");
+    return {*st, j.at("reason").get<std::string>()};
+}
+
+// A sweep point's record: what the report uses of a GapOutcome, intervals and doubles exact.
+inline nlohmann::json to_record(const GapOutcome& o) {
+    return {{"error", o.error},
+            {"init_min", cert::exact_json(o.init_min)},
+            {"signs", result_json(o.pattern.signs)},
+            {"rho_known", o.pattern.rho_known}, {"rho", cert::exact_json(o.pattern.rho)},
+            {"margin_known", o.pattern.margin_known}, {"margin", cert::exact_json(o.pattern.margin)},
+            {"tail", result_json(o.pattern.tail)},
+            {"global_min", result_json(o.global_min)},
+            {"K", o.pattern.K},
+            {"wstar", result_json(o.wstar.kkt)},
+            {"gap_status", result_json(o.gap.status)},
+            {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
+            {"ratio_n", cert::exact_json(o.gap.ratio_n)},
+            {"eps", cert::exact_json(o.eps)}, {"step_ratio", cert::exact_json(o.step_ratio)},
+            {"eta_d", cert::exact_json(o.eta_d)}, {"n_minus", o.n_minus},
+            {"seconds", cert::exact_string(o.seconds)}};
+}
+
+inline GapOutcome from_record(const nlohmann::json& r) {
+    auto iv = [&](const char* key) { return cert::interval_d_from_json(r.at(key)); };
+    GapOutcome o;
+    o.error = r.at("error").get<std::string>();
+    o.init_min = iv("init_min");
+    o.pattern.signs = result_from(r.at("signs"));
+    o.pattern.rho_known = r.at("rho_known").get<bool>();
+    o.pattern.rho = iv("rho");
+    o.pattern.margin_known = r.at("margin_known").get<bool>();
+    o.pattern.margin = iv("margin");
+    o.pattern.tail = result_from(r.at("tail"));
+    o.global_min = result_from(r.at("global_min"));
+    o.pattern.K = r.at("K").get<int>();
+    o.wstar.kkt = result_from(r.at("wstar"));
+    o.gap.status = result_from(r.at("gap_status"));
+    o.gap.gap = iv("gap");
+    o.gap.ratio_n_minus = iv("ratio_n_minus");
+    o.gap.ratio_n = iv("ratio_n");
+    o.eps = iv("eps");
+    o.step_ratio = iv("step_ratio");
+    o.eta_d = iv("eta_d");
+    o.n_minus = r.at("n_minus").get<int>();
+    o.seconds = cert::parse_exact_double(r.at("seconds").get<std::string>());
+    return o;
+}
+
+}  // namespace flowcert::rh_verifiers
