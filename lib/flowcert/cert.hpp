@@ -13,6 +13,7 @@
 #include "cert/report.hpp"
 #include "cert/case.hpp"
 #include "cert/certificate.hpp"
+#include "cert/glance.hpp"
 #include "cert/progress.hpp"
 #include "cert/verifier_main.hpp"
 #undef FLOWCERT_CERT_INTERNAL
