@@ -27,6 +27,7 @@
 #include <sstream>
 #include <thread>
 
+#include "certify_index.hpp"
 #include "certify_mpi.hpp"
 #include "certify_progress.hpp"
 #include "process.hpp"
@@ -42,16 +43,11 @@ namespace cert = flowcert::cert;
 
 using Outcome = flowcert::tools::CaseOutcome;  // shared with the MPI path (certify_mpi.hpp)
 
+using flowcert::tools::read_text;
+using flowcert::tools::render_case_pages;
 using flowcert::tools::run_process;
+using flowcert::tools::write_index;
 using flowcert::tools::self_dir;
-
-std::string read_text(const fs::path& f, std::size_t cap = 1 << 20) {
-    std::ifstream in(f, std::ios::binary);
-    std::string s(cap, '\0');
-    in.read(s.data(), static_cast<std::streamsize>(cap));
-    s.resize(static_cast<std::size_t>(in.gcount()));
-    return s;
-}
 
 std::string last_lines(const std::string& text, int n) {
     std::vector<std::string> lines;
@@ -80,7 +76,8 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     const fs::path exe = verifiers / h.verifier;
     if (!std::regex_match(h.verifier, name_re) || !fs::exists(exe)) {
         o.verdict = "MISSING VERIFIER";
-        o.message = "no verifier '" + h.verifier + "' (looked for " + exe.string() + ")";
+        o.message = o.file.string() + ":" + std::to_string(h.verifier_line) + ": key 'verifier': no verifier '" +
+                    h.verifier + "' (looked for " + exe.string() + ")";
         return std::nullopt;
     }
     return exe;
@@ -139,50 +136,6 @@ std::optional<fs::path> case_verifier(Outcome& o, const fs::path& verifiers) {
     if (rc == 0) p.message = "exit 0 but no part file; " + p.message;
 }
 
-// The sidecar <case>.check.json that --check wrote, or null.
-nlohmann::json read_sidecar(const fs::path& out, const std::string& rel) {
-    std::error_code ec;
-    const fs::path f = out / (rel + ".check.json");
-    if (!fs::is_regular_file(f, ec)) return nullptr;
-    try {
-        return nlohmann::json::parse(read_text(f));
-    } catch (const std::exception&) {
-        return "unreadable";
-    }
-}
-
-// "35/35" (decisive checks recomputed by the fresh run of --check), or "" without a sidecar.
-std::string rederived_text(const nlohmann::json& sidecar) {
-    if (sidecar.is_null()) return "";
-    try {
-        return std::to_string(sidecar.at("decisive_rederived").get<int>()) + "/" +
-               std::to_string(sidecar.at("decisive").get<int>()) + (sidecar.at("accepted").get<bool>() ? "" : " REJECTED");
-    } catch (const std::exception&) {
-        return "unreadable";
-    }
-}
-
-// The case's pages written again by certify, which knows where the index is and what --check
-// found (the verifier wrote them without either). A failure keeps the verifier's pages.
-void render_case_pages(const Outcome& o, const fs::path& out, const fs::path& json, const nlohmann::json& j) {
-    try {
-        cert::PageContext page;
-        for (char c : o.rel)
-            if (c == '/') page.index_href += "../";
-        page.index_href += "index.html#" + o.rel;
-        const nlohmann::json sidecar = read_sidecar(out, o.rel);
-        if (sidecar.is_object()) {
-            for (const auto& c : sidecar.at("checks")) page.rederived[c.at("name")] = c.at("rederived");
-            const std::string summary = sidecar.at("summary");
-            page.recheck_summary = summary.substr(0, summary.find('\n'));
-            page.recheck_accepted = sidecar.at("accepted");
-        }
-        cert::write_pages(cert::report_from_json(j), json.parent_path(), json.stem().string(), page);
-    } catch (const std::exception&) {
-        // the verifier's own pages stay
-    }
-}
-
 // `--check`: the certificate re-validated by a fresh run (tools/recheck.hpp), the result in the
 // sidecar <case>.check.json; a rejected certificate is the case's outcome "CHECK REJECTED".
 void recheck_case(Outcome& o, const fs::path& json, const fs::path& verifiers) {
@@ -215,7 +168,9 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     fs::remove(json);  // never report a stale certificate
     std::error_code rm_ec;
     fs::remove(dir / (stem.string() + ".check.json"), rm_ec);
-    std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string(), "--quiet"};
+    // without --quiet: the verifier's progress lines go to its log (certify shows the last one of a
+    // long case); the certificate records the command line, nothing of the progress
+    std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string()};
     if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
     args.insert(args.end(), extra_args.begin(), extra_args.end());  // --sweep-merge PART... (not recorded)
     const int rc = run_process(exe, args, log, timeout);
@@ -250,189 +205,6 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
         o.verdict = "CRASHED";
         o.message = "exit code " + std::to_string(rc) + " but no readable certificate (" + e.what() + "); " + last_lines(logtext, 2);
     }
-}
-
-// What the index shows of a case's certificate (read once per certificate file).
-struct Glance {
-    std::string paper, locator, paper_statement;  // the claim
-    std::string sentence, decisive;               // cert::headline
-    std::optional<double> margin;
-};
-
-std::optional<Glance> glance_of(const fs::path& json) {
-    static std::mutex mu;
-    static std::map<std::string, std::pair<fs::file_time_type, Glance>> cache;
-    std::error_code ec;
-    const auto stamp = fs::last_write_time(json, ec);
-    if (ec) return std::nullopt;
-    std::lock_guard<std::mutex> lock(mu);
-    if (const auto it = cache.find(json.string()); it != cache.end() && it->second.first == stamp) return it->second.second;
-    try {
-        const cert::Report r = cert::report_from_json(nlohmann::json::parse(read_text(json, std::size_t{256} << 20)));
-        const cert::Headline h = cert::headline(r);
-        Glance g{r.claim.paper, r.claim.locator, r.claim.paper_statement, h.sentence, "", std::nullopt};
-        if (h.decisive) {
-            g.decisive = h.decisive->name;
-            g.margin = h.decisive->margin;
-        }
-        cache[json.string()] = {stamp, g};
-        return g;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-std::string truncated(const std::string& s, std::size_t n) {
-    if (s.size() <= n) return s;
-    std::size_t cut = s.rfind(' ', n);
-    if (cut == std::string::npos || cut < n / 2) cut = n;
-    return s.substr(0, cut) + " \u2026";
-}
-
-std::string exact_double(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
-
-std::string seconds_text(double s) {
-    char b[32];
-    std::snprintf(b, sizeof b, s < 10 ? "%.2f s" : s < 600 ? "%.1f s" : "%.0f s", s);
-    return b;
-}
-
-// `banner` (MPI runs only): says the run is INCOMPLETE while it runs or after it was ended early.
-// The index groups the cases by paper and theorem (verifier); each row says in one sentence what
-// was proven (or which hypothesis failed, or what was not proven) and links to the case page,
-// which links back (render_case_pages).
-void write_index(const std::vector<Outcome>& outs, const fs::path& out, const std::string& banner = "") {
-    using cert::html_escape;
-    using cert::html_with_short_numbers;
-    int ok = 0;
-    for (const auto& o : outs) ok += o.ok;
-    // papers in case-file order, verifiers in order of first appearance within a paper
-    std::vector<std::string> papers;
-    std::map<std::string, std::vector<std::string>> verifiers;
-    std::map<std::string, std::vector<const Outcome*>> cases;
-    std::map<std::string, std::optional<Glance>> glances;
-    std::map<std::string, std::string> paper_names, locators, statements;
-    for (const auto& o : outs) {
-        const std::string p = flowcert::tools::paper_of(o), v = o.verifier.empty() ? "(unknown verifier)" : o.verifier;
-        if (std::find(papers.begin(), papers.end(), p) == papers.end()) papers.push_back(p);
-        auto& vs = verifiers[p];
-        if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
-        cases[v].push_back(&o);
-        auto& g = glances[o.rel];
-        if (o.report) g = glance_of(out / (o.rel + ".json"));
-        if (g) {
-            paper_names.emplace(p, g->paper);
-            locators.emplace(v, g->locator);
-            statements.emplace(v, g->paper_statement);
-        }
-    }
-    const auto rolls = flowcert::tools::rollup(outs);
-    std::ostringstream h;
-    h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>flowcert certify: "
-      << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/" << outs.size() << " as expected</title>\n<style>"
-         "body{font-family:sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1.5em;color:#222}"
-         "table{border-collapse:collapse;margin:0.3em 0 1em}td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;"
-         "vertical-align:top;text-align:left}th{background:#f3f3f3}h2{border-bottom:1px solid #ddd;margin-top:1.4em}"
-         "h3{font-size:1.05em;margin:1em 0 0.2em}.muted{color:#666;font-size:12px}.ok{color:#2e7d32}"
-         ".mismatch{color:#c62828;font-weight:bold}.CERTIFIED{color:#2e7d32}.REFUTED{color:#c62828}"
-         ".INCONCLUSIVE{color:#ef6c00}.OUTSIDE_HYPOTHESES{color:#455a64}.num{border-bottom:1px dotted #999;cursor:help}"
-         "td.sentence{max-width:640px}td.nowrap{white-space:nowrap}tr:target{background:#fff8c4}</style>\n</head>\n<body>\n";
-    const auto prov = cert::build_provenance();
-    h << "<h1>flowcert certify</h1>\n<p>" << ok << " of " << outs.size() << " cases as expected. flowcert "
-      << html_escape(prov.flowcert_version) << " (" << html_escape(prov.git_commit) << "), " << html_escape(prov.compiler)
-      << ", " << cert::utc_now_iso8601() << ".</p>\n";
-    if (!banner.empty()) h << "<p id=\"incomplete\" class=\"mismatch\">" << html_escape(banner) << "</p>\n";
-    h << "<table id=\"rollup\">\n<tr><th>paper</th><th>cases</th><th>as expected</th><th>verdicts</th><th>wall time (sum)</th></tr>\n";
-    for (const auto& r : rolls)
-        h << "<tr><td><a href=\"#paper-" << html_escape(r.paper) << "\">" << html_escape(paper_names.count(r.paper) ? paper_names[r.paper] : r.paper)
-          << "</a></td><td>" << r.cases << "</td><td class=\"" << (r.ok == r.cases ? "ok" : "mismatch") << "\">" << r.ok
-          << "</td><td>" << html_escape(r.verdict_counts()) << "</td><td>" << seconds_text(r.wall) << "</td></tr>\n";
-    h << "</table>\n";
-    for (const auto& p : papers) {
-        h << "<section class=\"paper\" id=\"paper-" << html_escape(p) << "\">\n<h2>"
-          << html_escape(paper_names.count(p) && paper_names[p] != p ? paper_names[p] + " (" + p + ")" : p) << "</h2>\n";
-        for (const auto& v : verifiers[p]) {
-            h << "<h3 id=\"verifier-" << html_escape(v) << "\">" << html_escape(v)
-              << (locators.count(v) ? " &mdash; " + html_escape(locators[v]) : std::string()) << "</h3>\n";
-            if (statements.count(v) && !statements[v].empty())
-                h << "<p class=\"muted\" title=\"" << html_escape(statements[v]) << "\">" << html_escape(truncated(statements[v], 240))
-                  << "</p>\n";
-            h << "<table class=\"cases\">\n<tr><th>case</th><th>verdict</th><th>what this run shows</th>"
-                 "<th>decisive check: margin</th><th>re-derived</th><th>time</th><th>files</th></tr>\n";
-            for (const Outcome* o : cases[v]) {
-                const auto& g = glances[o->rel];
-                const std::string sentence = g ? g->sentence : o->message;
-                h << "<tr class=\"case\" id=\"" << html_escape(o->rel) << "\"><td>";
-                const std::string stem = o->rel.substr(o->rel.rfind('/') + 1);
-                if (o->report) h << "<a href=\"" << html_escape(o->rel) << ".html\">" << html_escape(stem) << "</a>";
-                else h << html_escape(stem);
-                h << "</td><td><span class=\"" << html_escape(o->verdict) << "\">" << html_escape(o->verdict) << "</span><br>"
-                  << (o->ok ? "<span class=\"ok\">as expected</span>"
-                            : "<span class=\"mismatch\">MISMATCH (expected " + html_escape(o->expect.empty() ? "?" : o->expect) + ")</span>")
-                  << "</td><td class=\"sentence\" title=\"" << html_escape(sentence) << "\">"
-                  << html_with_short_numbers(truncated(sentence, 260)) << "</td><td>";
-                if (g && !g->decisive.empty()) {
-                    h << html_escape(truncated(g->decisive, 70));
-                    if (g->margin)
-                        h << ": <span class=\"num\" title=\"margin " << exact_double(*g->margin) << "\">"
-                          << cert::short_number(*g->margin) << "</span>";
-                }
-                h << "</td><td class=\"nowrap\">" << html_escape(rederived_text(read_sidecar(out, o->rel))) << "</td><td class=\"nowrap\">"
-                  << seconds_text(o->wall_time) << "</td><td>";
-                if (o->report)
-                    h << "<a href=\"" << html_escape(o->rel) << ".json\">json</a> <a href=\"" << html_escape(o->rel) << ".md\">md</a> ";
-                h << "<a href=\"" << html_escape(o->rel) << ".log\">log</a></td></tr>\n";
-            }
-            h << "</table>\n";
-        }
-        h << "</section>\n";
-    }
-    h << "<p class=\"muted\">Margin: the slack of the check the verdict turns on (for CERTIFIED the proven check with the "
-         "smallest margin), relative to its bound; hover a number for its exact value, open a case for its enclosures. "
-         "Re-derived: decisive checks recomputed by the fresh run of <code>flowcert certify --check</code>.</p>\n"
-         "</body>\n</html>\n";
-    fs::create_directories(out);
-    std::ofstream(out / "index.html") << h.str();
-
-    std::ofstream md(out / "index.md");
-    md << "# flowcert certify: " << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/" << outs.size() << " as expected\n\n"
-       << (banner.empty() ? "" : "**" + banner + "**\n\n")
-       << "| paper | cases | as expected | verdicts | wall time (sum) |\n|---|---|---|---|---|\n";
-    for (const auto& r : rolls)
-        md << "| " << r.paper << " | " << r.cases << " | " << r.ok << " | " << r.verdict_counts() << " | " << seconds_text(r.wall) << " |\n";
-    auto cell = [](const std::string& s) {
-        std::string t;
-        for (char c : cert::text_with_short_numbers(s)) t += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-        return t;
-    };
-    for (const auto& p : papers) {
-        md << "\n## " << (paper_names.count(p) && paper_names[p] != p ? paper_names[p] + " (" + p + ")" : p) << "\n";
-        for (const auto& v : verifiers[p]) {
-            md << "\n### " << v << (locators.count(v) ? " (" + locators[v] + ")" : std::string()) << "\n\n"
-               << "| case | verdict | result | what this run shows | margin | time |\n|---|---|---|---|---|---|\n";
-            for (const Outcome* o : cases[v]) {
-                const auto& g = glances[o->rel];
-                md << "| " << (o->report ? "[" + o->rel + "](" + o->rel + ".md)" : o->rel) << " | " << o->verdict << " | "
-                   << (o->ok ? "as expected" : "**MISMATCH** (expected " + o->expect + ")") << " | "
-                   << cell(truncated(g ? g->sentence : o->message, 260)) << " | "
-                   << (g && g->margin ? cert::short_number(*g->margin) : std::string()) << " | " << seconds_text(o->wall_time) << " |\n";
-            }
-        }
-    }
-    nlohmann::json summary = nlohmann::json::array();
-    for (const auto& o : outs) {
-        const auto& g = glances[o.rel];
-        summary.push_back({{"case", o.rel}, {"verifier", o.verifier}, {"paper", flowcert::tools::paper_of(o)}, {"verdict", o.verdict},
-                           {"expect", o.expect}, {"as_expected", o.ok}, {"wall_time_seconds", o.wall_time},
-                           {"message", o.message}, {"sentence", g ? g->sentence : o.message},
-                           {"margin", g && g->margin ? nlohmann::json(*g->margin) : nlohmann::json(nullptr)},
-                           {"rederived", rederived_text(read_sidecar(out, o.rel))}});
-    }
-    std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
 }
 
 int run_certify(int argc, char** argv) {
@@ -490,7 +262,9 @@ int run_certify(int argc, char** argv) {
     const fs::path verifiers =
         fs::weakly_canonical(verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir));
     // One case through the verifier subprocess path; every failure becomes the case's outcome.
+    std::unique_ptr<flowcert::tools::CertifyProgress> progress;  // set once the cases are selected (rank 0)
     auto run_one = [&](Outcome& o) {
+        if (progress) progress->started(o, fs::path(out_dir) / (o.rel + ".log"));
         try {
             run_case(o, verifiers, out_dir, timeout, precision, {}, check);
         } catch (const std::exception& e) {
@@ -506,6 +280,7 @@ int run_certify(int argc, char** argv) {
             std::cout << (o.ok ? "  ok        " : "  MISMATCH  ") << o.rel << ": " << o.verdict
                       << (o.ok ? "" : " (expected " + (o.expect.empty() ? std::string("?") : o.expect) + "): " + o.message)
                       << std::endl;
+        if (progress) progress->finished(o);
     };
 #if defined(FLOWCERT_HAVE_MPI)
     const flowcert::tools::MpiCertifyHooks hooks{
@@ -580,6 +355,24 @@ int run_certify(int argc, char** argv) {
         return ec::bad_input;
     }
 
+    progress = std::make_unique<flowcert::tools::CertifyProgress>(quiet ? nullptr : &std::cerr, outs,
+                                                                   flowcert::tools::previous_wall_times(out_dir));
+    // a case running long says so now and then (with its verifier's last progress line)
+    std::atomic<bool> running{true};
+    std::thread heartbeat([&] {
+        while (running) {
+            for (int k = 0; k < 10 && running; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            progress->heartbeat();
+        }
+    });
+    struct JoinHeartbeat {
+        std::atomic<bool>& running;
+        std::thread& t;
+        ~JoinHeartbeat() {
+            running = false;
+            t.join();
+        }
+    } join_heartbeat{running, heartbeat};
 #if defined(FLOWCERT_HAVE_MPI)
     if (session) {
         session->distribute(outs, out_dir, jobs, hooks, !no_sweep_split);
@@ -607,6 +400,16 @@ int run_certify(int argc, char** argv) {
                     o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
     }
     std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    std::fflush(stdout);
+    progress->summary(outs);
+    // a case file that cannot be read or names no verifier is bad input, not a mismatch
+    bool bad = false;
+    for (const auto& o : outs)
+        if (!o.ok && (o.verdict == "BAD INPUT" || o.verdict == "MISSING VERIFIER")) {
+            std::cerr << "flowcert certify: " << o.message << "\n";
+            bad = true;
+        }
+    if (bad) return ec::bad_input;
     return ok == outs.size() ? 0 : 1;
 }
 

@@ -12,6 +12,7 @@
 #include "cert/provenance.hpp"
 #include "cert/report.hpp"
 #include "cert/case.hpp"
+#include "cert/npy.hpp"
 #include "cert/certificate.hpp"
 #include "cert/glance.hpp"
 #include "cert/progress.hpp"

@@ -4,8 +4,10 @@
 #   cli_test.sh generated-case VERIFIER KIND PATTERN  KIND = garbage | huge (a 10 MB file made now)
 #   cli_test.sh check FLOWCERT VERIFIER CASE           genuine accepted; tampered bound / verdict rejected
 #   cli_test.sh throws FLOWCERT THROWING_VERIFIER CASE a check that throws half way: ERROR, never CERTIFIED
-#   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier: exit 1, MISMATCH rows
+#   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier / bad case: exit 3, MISMATCH rows
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
+#   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
+#   cli_test.sh fifo FLOWCERT VERIFIER                 a FIFO as case file or certificate: exit 3, no hang
 set -uo pipefail
 mode=$1; shift
 tmp=$(mktemp -d)
@@ -95,8 +97,9 @@ throws)
     "$flowcert" check --quiet "$cert" || fail "the ERROR certificate is not self-consistent" ;;
 certify-mismatch)
     flowcert=$1 cases=$2
-    "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o"; rc=$?; cat "$tmp/o"
-    [ "$rc" -eq 1 ] || fail "exit $rc, expected 1"
+    "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o" 2> "$tmp/e"; rc=$?; cat "$tmp/o" "$tmp/e"
+    [ "$rc" -eq 3 ] || fail "exit $rc, expected 3 (a bad case and an unknown verifier are bad input)"
+    grep -q "unknown_verifier.toml:[0-9]*: key 'verifier': no verifier" "$tmp/e" || fail "unknown verifier: file not named"
     grep -q "MISMATCH  wrong_expectation: REFUTED (expected CERTIFIED)" "$tmp/o" || fail "wrong expectation not reported"
     grep -q "MISMATCH  unknown_verifier: MISSING VERIFIER" "$tmp/o" || fail "unknown verifier not reported"
     grep -q "MISMATCH  bad_case: BAD INPUT" "$tmp/o" || fail "bad case not reported"
@@ -113,6 +116,20 @@ usage)
     "$flowcert" frobnicate > /dev/null 2>&1; rc=$?
     [ "$rc" -eq 3 ] || fail "unknown command: exit $rc, expected 3"
     "$flowcert" --help | grep -q certify || fail "flowcert --help does not list certify" ;;
+fuzz-check)
+    flowcert=$1 verifier=$2 case_file=$3 fuzzer=$4
+    "$verifier" --case "$case_file" --out "$tmp" --quiet >/dev/null || fail "verifier did not certify $case_file"
+    "$fuzzer" "$flowcert" "$tmp/$(basename "$case_file" .toml).json" "$tmp" || fail "flowcert check fuzzing" ;;
+fifo)
+    flowcert=$1 verifier=$2
+    mkfifo "$tmp/case.toml"
+    timeout 20 "$verifier" --case "$tmp/case.toml" --out "$tmp/o" > /dev/null 2> "$tmp/e1"; rc=$?; cat "$tmp/e1"
+    [ "$rc" -eq 3 ] || fail "verifier --case FIFO: exit $rc, expected 3"
+    grep -q "not a regular file" "$tmp/e1" || fail "verifier --case FIFO: no message"
+    timeout 20 "$flowcert" check "$tmp/case.toml" > /dev/null 2> "$tmp/e2"; rc=$?; cat "$tmp/e2"
+    [ "$rc" -eq 3 ] || fail "check FIFO: exit $rc, expected 3"
+    timeout 20 "$flowcert" integrate "$tmp/case.toml" > /dev/null 2> "$tmp/e3"; rc=$?; head -1 "$tmp/e3"
+    [ "$rc" -eq 3 ] || fail "integrate FIFO: exit $rc, expected 3" ;;
 *) fail "unknown mode $mode" ;;
 esac
 echo PASS

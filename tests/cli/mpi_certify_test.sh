@@ -44,7 +44,7 @@ compare)
     "${mpirun[@]}" -np 2 "$flowcert" certify --mpi --cases cases --out reports --verifiers verifiers \
         > mpi.out 2> mpi.err; rc2=$?
     cat mpi.out mpi.err
-    [ "$rc1" -eq 1 ] || fail "single-process run: exit $rc1, expected 1 (the mismatch cases)"
+    [ "$rc1" -eq 3 ] || fail "single-process run: exit $rc1, expected 3 (the bad case and the unknown verifier)"
     [ "$rc2" -ne 0 ] || fail "MPI run: exit 0 despite the mismatch cases"
     grep -q "MISMATCH  test/throwing: ERROR (expected CERTIFIED)" mpi.out || fail "the erroring case is not reported"
     grep -q "^$((n - 4))/$n cases as expected" mpi.out || fail "summary line missing (4 expected mismatches)"

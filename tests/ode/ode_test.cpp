@@ -227,7 +227,15 @@ TEST_CASE("output times and tube pieces enclose the rotation at those times and 
     REQUIRE(res.outputs.size() == 2);
     REQUIRE(encloses(res.outputs[0].box[0], cos(R(1))));
     REQUIRE(encloses(res.outputs[1].box[1], sin(Rd("2.5"))));
-    REQUIRE(res.tube.size() == static_cast<std::size_t>(res.steps));
+    REQUIRE(res.tube.size() == static_cast<std::size_t>(res.steps * opt.tube_pieces));
+    // the pieces (Taylor polynomial over each eighth of a step) are far narrower than one box a step
+    Options whole = opt;
+    whole.tube_pieces = 1;
+    auto coarse = run<IntervalD>(f, {}, {IntervalD(1), IntervalD(0)}, IntervalD(3), whole, 53, {});
+    double w8 = 0, w1 = 0;
+    for (const auto& piece : res.tube) w8 = std::max(w8, width(piece.box[0]));
+    for (const auto& piece : coarse.tube) w1 = std::max(w1, width(piece.box[0]));
+    REQUIRE(w8 < 0.5 * w1);
     for (const auto& piece : res.tube)
         for (int q = 0; q <= 4; ++q) {  // sample times across the step
             const IntervalMp t0 = IntervalMp::exact(upper(piece.t0), kRef), t1 = IntervalMp::exact(lower(piece.t1), kRef);
@@ -237,10 +245,13 @@ TEST_CASE("output times and tube pieces enclose the rotation at those times and 
         }
 }
 
-TEST_CASE("a step whose set reaches a relu kink is refused with reason relu_kink at the right time") {
-    // x' = relu(x) - 1 from 0.5: x = 1 - e^t / 2 reaches the kink x = 0 at t = ln 2.
+TEST_CASE("with the C^1 enclosure a step whose set reaches a relu kink is refused with reason relu_kink at the right time") {
+    // x' = relu(x) - 1 from 0.5: x = 1 - e^t / 2 reaches the kink x = 0 at t = ln 2. The C^0
+    // integration goes through the kink (switching_test.cpp); the derivative is not continued.
     auto f = field("var:x; fun:relu(x) - 1;");
-    auto res = integrate<IntervalD>(f, {}, {D("0.5")}, IntervalD(1), {}, Options{}, 53);
+    Options c1;
+    c1.c1 = true;
+    auto res = integrate<IntervalD>(f, {}, {D("0.5")}, IntervalD(1), {}, c1, 53);
     REQUIRE(res.status == Status::relu_kink);
     REQUIRE(res.reason.find("relu") != std::string::npos);
     REQUIRE(certainly_less(res.time, D("0.6932")));
@@ -250,7 +261,7 @@ TEST_CASE("a step whose set reaches a relu kink is refused with reason relu_kink
     const IntervalMp t = to_interval_mp(res.time, kRef);
     REQUIRE(subset(R(1) - exp(t) / R(2), to_interval_mp(inflate(res.final_box[0], width(res.time)), kRef)));
     SECTION("an initial set straddling the kink is refused at once") {
-        auto r2 = integrate<IntervalD>(f, {}, {IntervalD::bounds(-0.1, 0.1)}, IntervalD(1), {}, Options{}, 53);
+        auto r2 = integrate<IntervalD>(f, {}, {IntervalD::bounds(-0.1, 0.1)}, IntervalD(1), {}, c1, 53);
         REQUIRE(r2.status == Status::relu_kink);
         REQUIRE(r2.steps == 0);
         REQUIRE(r2.offending_set.size() == 1);

@@ -47,6 +47,33 @@ inline void validate_data(const cert::Case& in) {
     if (const std::string p = nets::spec_problem(s); !p.empty()) in.fail("x", p);
 }
 
+// --export-instance: the seeded initialization theta(0) = scale (a~, w~) [BF2025, eq. (3)], with a~, w~ the
+// exact generated doubles and scale = lambda / sqrt(m) (or lambda), and the case's data as the nearest float64.
+template <class Init>
+void export_initialization(const cert::Context& ctx, const nets::InitSpec& is, const nets::TwoLayerModel<flowcert::IntervalD>& model,
+                           const Init& init) {
+    if (!ctx.instance_export) return;
+    const std::size_t m = is.m, d = model.d(), n = model.n();
+    ctx.export_array("w_tilde", {m, d}, init.w_tilde, "w~_j, row j (exact generated doubles; with the bias coordinate last)");
+    ctx.export_array("a_sign", {m}, init.a_sign, "s_j (balanced: a~_j = s_j |w~_j|; dominated: a~_j = s_j) or a~_j (unbalanced)");
+    std::vector<double> a0(m), w0(m * d), x(n * d), y(n);
+    for (std::size_t j = 0; j < m; ++j) {
+        a0[j] = flowcert::mid(init.theta.a[j]);
+        for (std::size_t i = 0; i < d; ++i) w0[j * d + i] = flowcert::mid(init.theta.W(j, i));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        y[k] = flowcert::mid(model.y(k));
+        for (std::size_t i = 0; i < d; ++i) x[k * d + i] = flowcert::mid(model.x(k, i));
+    }
+    ctx.export_array("a0", {m}, a0, "a_j(0), the float64 nearest the exact initialization (non-rigorous rounding)");
+    ctx.export_array("W0", {m, d}, w0, "w_j(0), the float64 nearest the exact initialization (non-rigorous rounding)");
+    ctx.export_array("X", {n, d}, x, "inputs (with the bias coordinate if bias = true), float64 nearest the case's decimals");
+    ctx.export_array("y", {n}, y, "labels, float64 nearest the case's decimals");
+    ctx.export_value("lambda", is.lambda, "the initialization scale lambda of eq. (3)");
+    ctx.export_value("m", std::to_string(m), std::string("neurons; theta(0) = ") +
+                                                  (is.divide_by_sqrt_m ? "lambda / sqrt(m)" : "lambda") + " * (a~, w~)");
+}
+
 inline flowcert::IntervalMp mp(const nets::Rational& q, long bits) {
     return flowcert::IntervalMp::from_decimal(q.str(), flowcert::Precision(bits));
 }

@@ -93,6 +93,11 @@ void run(cert::Context& ctx) {
     // The lambda sweep through cert::Context::sweep (points can be split over processes and merged,
     // issue 7): point i integrates the flow for lambdas[i] and records what the report needs
     // (intervals exact); the checks, table and plot are assembled below in lambda order.
+    if (ctx.instance_export) {  // --export-instance: a~, w~ serve every lambda; a0, W0 are those of the first lambda
+        nets::InitSpec is0 = is;
+        is0.lambda = lambdas.front();
+        bf::export_initialization(ctx, is0, model, nets::initialize<IntervalD>(is0, model.d()));
+    }
     const auto records = ctx.sweep(lambdas.size(), [&](std::size_t i) {
         nets::InitSpec isi = is;
         isi.lambda = lambdas[i];

@@ -178,6 +178,7 @@ void run(cert::Context& ctx) {
     is.lambda = in.number_string("lambda");
     R.set_seed("init", std::to_string(is.seed));
     const auto init = nets::initialize<IntervalD>(is, model.d());
+    bf::export_initialization(ctx, is, model, init);  // --export-instance
     const auto b0 = nets::balancedness(init.theta);
     const std::size_t m = is.m;
 

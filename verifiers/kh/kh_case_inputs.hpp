@@ -108,6 +108,19 @@ template <flowcert::Interval I> CaseData<I> read_data(const flowcert::cert::Case
     return out;
 }
 
+// --export-instance: seeded data (`sphere_teacher`) as X (n x d, row i = x_i), y and the teacher's weights, the
+// exact doubles the verifier uses. Explicit data is in the case file already: nothing to export.
+template <flowcert::Interval I> void export_data(const flowcert::cert::Context& ctx, const CaseData<I>& data) {
+    if (!ctx.instance_export || !data.teacher) return;
+    const auto n = static_cast<std::size_t>(data.Xd.cols()), d = static_cast<std::size_t>(data.Xd.rows());
+    std::vector<double> X(n * d), y(data.yd.data(), data.yd.data() + n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < d; ++k) X[i * d + k] = data.Xd(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(i));
+    ctx.export_array("X", {n, d}, X, "inputs x_i on the unit sphere, row i (sphere_teacher, data_seed)");
+    ctx.export_array("y", {n}, y, "teacher labels y_i");
+    ctx.export_value("data_seed", std::to_string(data.seed), "the seed of nets::make_sphere_teacher_data");
+}
+
 // The schema keys read_data reads (`teacher_activations`: the teacher activations the verifier admits), then
 // `loss` (parse_loss), in this order.
 inline flowcert::cert::CaseSchema data_keys(std::vector<std::string> teacher_activations) {

@@ -227,6 +227,7 @@ void run(cert::Context& ctx) {
 
     // ---- data -------------------------------------------------------------------------------------------
     const khcase::CaseData<I> data = khcase::read_data<I>(in, bits);
+    khcase::export_data(ctx, data);  // --export-instance
     const Mat<I>& Xi = data.X;
     const Vec<I>& yi = data.y;
     const Eigen::MatrixXd& Xd = data.Xd;

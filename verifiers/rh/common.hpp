@@ -3,9 +3,11 @@
 #pragma once
 
 #include <flowcert/cert.hpp>
+#include <flowcert/nets/random.hpp>
 #include <flowcert/nets/relu_regression.hpp>
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@ namespace flowcert::rh_verifiers {
 
 namespace cert = flowcert::cert;
 namespace rh = flowcert::nets::rh;
+namespace nets = flowcert::nets;
 
 inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
     std::vector<cert::KeySpec> k;
@@ -51,6 +54,30 @@ inline rh::InstanceSpec instance_spec(const cert::Case& in, long n, long d) {
     s.init = in.string("init");
     s.init_scale = in.number_string("init_scale");
     return s;
+}
+
+// --export-instance: the seeded data X (n x d; row i is stream (seed, "X", i), drawn in the chunks of
+// rh::make_instance) and, for the gaussian init, g_p (stream (seed, "w0", p)); w_p(0) = c g_p, or X^T (c 1) for span.
+inline void export_instance(const cert::Context& ctx, const rh::InstanceSpec& s) {
+    if (!ctx.instance_export) return;
+    const auto n = static_cast<std::size_t>(s.n), d = static_cast<std::size_t>(s.d);
+    constexpr std::size_t chunk = 2048;  // as rh::make_instance: the streams are read chunk by chunk
+    auto draw = [&](const char* purpose, std::size_t rows) {
+        std::vector<double> out(rows * d);
+        for (std::size_t i = 0; i < rows; ++i) {
+            nets::RandomStream r(s.seed, purpose, i);
+            for (std::size_t k0 = 0; k0 < d; k0 += chunk)
+                r.fill_gaussian(std::span<double>(out.data() + i * d + k0, std::min(chunk, d - k0)));
+        }
+        return out;
+    };
+    ctx.export_array("X", {n, d}, draw("X", n), "inputs, row i = stream (seed, \"X\", i) [LWTM2026 reconstruction]");
+    if (s.init == "gaussian")
+        ctx.export_array("g", {static_cast<std::size_t>(s.m), d}, draw("w0", static_cast<std::size_t>(s.m)),
+                         "w_p(0) = init_scale * g_p, row p = stream (seed, \"w0\", p)");
+    ctx.export_value("init_scale", s.init_scale, s.init == "span" ? "w_p(0) = X^T (c 1) with c the double nearest below"
+                                                                  : "c in w_p(0) = c g_p");
+    ctx.export_value("eta_d", s.eta_d, "eta * d (eta: the double nearest below eta_d / d)");
 }
 
 inline void validate_instance(const cert::Case& in) {

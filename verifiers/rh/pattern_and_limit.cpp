@@ -15,6 +15,7 @@ using namespace flowcert::rh_verifiers;
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
+    export_instance(ctx, spec);  // --export-instance
     const rh::Instance inst = rh::make_instance(spec);
     rh::GdOptions opt;
     if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));

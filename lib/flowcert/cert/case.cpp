@@ -2,10 +2,13 @@
 // computation (docs/user-guide.md, "Writing a case file").
 #include <flowcert/cert.hpp>
 
+#include "case_arrays.hpp"
+
 #include <gmpxx.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -147,6 +150,9 @@ private:
                 constrain(mpq_class(std::to_string(k)), spec, line, key);
                 if (key == "precision" && prefix.empty() && (k < 2 || k > 100000))
                     fail(line, key, "precision must be between 2 and 100000 bits, got " + std::to_string(k));
+                if (k < spec.min_integer || k > spec.max_integer)
+                    fail(line, key, "must be an integer between " + std::to_string(spec.min_integer) + " and " +
+                                        std::to_string(spec.max_integer) + ", got " + std::to_string(k));
                 break;
             }
             case KeyType::number: number(v, spec, line, key); break;
@@ -230,7 +236,18 @@ private:
         } else {
             fail(line, key, "expected a number written as a string (e.g. \"1e-3\" or \"8/3\"), got " + type_name_of(v));
         }
+        in_double_range(q, line, key);
         constrain(q, spec, line, key);
+    }
+
+    // Verifiers convert numbers to IntervalD too: one outside the double range would become
+    // an unbounded or zero-width-at-0 enclosure, so it is refused here with its key.
+    void in_double_range(const mpq_class& q, long line, const std::string& key) {
+        if (sgn(q) == 0) return;
+        const mpq_class a = abs(q);
+        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::min());
+        if (a > big || a < small)
+            fail(line, key, "is outside the range of double numbers (0, or 2.2e-308 <= |x| <= 1.8e308)");
     }
 
     void constrain(const mpq_class& q, const KeySpec& spec, long line, const std::string& key) {
@@ -278,6 +295,21 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
             keys.push_back(s);
         }
     }
+    if (schema) {  // array keys given as .npy files (case_arrays.hpp)
+        std::string files;
+        detail::expand_array_files(data->root, keys, source, files);
+        if (!files.empty()) {
+            // The embedded case must stand alone (flowcert check re-runs it): the case with its arrays written
+            // inline, exactly; its SHA-256 is the case's digest, so it covers the data.
+            std::ostringstream os;
+            os << toml::toml_formatter{data->root};
+            std::string header = "# " + source + " with its .npy arrays written inline (exact values). Files:\n";
+            std::istringstream in(files);
+            for (std::string line; std::getline(in, line);) header += "#   " + line + "\n";
+            data->text = header + os.str() + "\n";
+            data->sha256 = sha256_hex(data->text);
+        }
+    }
     Validator val(source, schema == nullptr);
     data->root_node = val.table(data->root, keys, "", 0);
     return data;
@@ -288,6 +320,8 @@ std::string read_file_capped(const std::filesystem::path& file) {
     const auto status = std::filesystem::status(file, ec);
     if (ec || !std::filesystem::exists(status)) throw CaseError(file.string(), 0, "", "cannot read the case file: no such file");
     if (std::filesystem::is_directory(status)) throw CaseError(file.string(), 0, "", "is a directory, not a case file");
+    if (!std::filesystem::is_regular_file(status))  // a FIFO or device would block or never end
+        throw CaseError(file.string(), 0, "", "is not a regular file (a pipe, socket or device); expected a TOML case file");
     const auto size = std::filesystem::file_size(file, ec);
     if (!ec && size > max_case_file_bytes)
         throw CaseError(file.string(), 0, "", "file too large (" + std::to_string(size) + " bytes; a case file may have at most " +
@@ -312,12 +346,12 @@ const KeySpec* find_spec(const CaseNode& n, std::string_view key) {
 std::string_view to_string(KeyType t) {
     switch (t) {
         case KeyType::string: return "a string";
-        case KeyType::number: return "a number written as a string, e.g. \"1e-3\" or \"8/3\"";
+        case KeyType::number: return "a number written as a string, e.g. \"1e-3\", \"8/3\" or \"0x1.999999999999ap-4\"";
         case KeyType::integer: return "an integer";
         case KeyType::boolean: return "a boolean (true or false)";
-        case KeyType::numbers: return "an array of numbers written as strings";
+        case KeyType::numbers: return "an array of numbers written as strings (or the name of a 1-D .npy file)";
         case KeyType::strings: return "an array of strings";
-        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers)";
+        case KeyType::matrix: return "a matrix (an array of equally long arrays of numbers, or the name of a 2-D .npy file)";
         case KeyType::table: return "a table";
         case KeyType::tables: return "an array of tables";
     }
@@ -359,6 +393,7 @@ CaseHeader read_case_header_text(std::string_view text, const std::string& file)
     h.expect = c.expect();
     h.labels = c.labels();
     h.description = c.description();
+    h.verifier_line = c.line_of("verifier");
     return h;
 }
 

@@ -3,7 +3,9 @@
 // Numbers are written as strings and converted exactly or outward (`lambda = "1e-3"`,
 // `x = "8/3"`); TOML integers are accepted where a number is expected; TOML floats are
 // rejected, because a float literal has already been rounded to binary. Unknown keys are
-// rejected. Every error names the file, the line, the key and what was expected.
+// rejected. Numbers must lie in the range of doubles (0 or 2.2e-308 <= |x| <= 1.8e308), and
+// integers in the key's [min_integer, max_integer]. Only regular files are read. Every error
+// names the file, the line, the key and what was expected.
 //
 // Keys every case has (declared automatically, never in a verifier's schema):
 //   verifier    = "demo/sqrt_bounds"           (required) the verifier that runs the case
@@ -61,6 +63,10 @@ struct KeySpec {
     Constraint constraint = Constraint::none;
     std::vector<std::string> choices;  // allowed values of a string key (empty: any)
     std::vector<KeySpec> fields;       // schema of a table, or of each table of `tables`
+    // Range of an integer key: counts, sizes, seeds and iteration numbers by default, so a
+    // negative count or a size that cannot be allocated is refused before any computation.
+    long long min_integer = 0;
+    long long max_integer = 10'000'000;
 };
 using CaseSchema = std::vector<KeySpec>;
 
@@ -158,6 +164,7 @@ struct CaseHeader {
     Verdict expect = Verdict::inconclusive;
     std::vector<std::string> labels;
     std::string description;
+    long verifier_line = 0;  // line of the `verifier` key
 };
 CaseHeader read_case_header(const std::filesystem::path& file);
 // The same from the text of a case (`file` is the name used in messages).

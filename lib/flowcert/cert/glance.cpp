@@ -119,7 +119,8 @@ template <class Emit> std::string with_short_numbers(const std::string& text, Em
         }
         Piece p{text.substr(i, n), true, 0, false};
         p.value = std::strtod(p.text.c_str(), nullptr);
-        p.shorten = significant_digits(p.text) > 6 && std::isfinite(p.value);
+        // a long zero ("0.0000000000000000e+00") is shortened too
+        p.shorten = std::isfinite(p.value) && (significant_digits(p.text) > 6 || (p.value == 0 && p.text.size() > 6));
         pieces.push_back(p);
         i += n;
     }
@@ -135,7 +136,7 @@ template <class Emit> std::string with_short_numbers(const std::string& text, Em
     }
     std::string out;
     for (const auto& p : pieces) {
-        if (p.shorten && significant_digits(p.text) > digits) out += emit(fmt_digits(p.value, digits), p.text);
+        if (p.shorten && (significant_digits(p.text) > digits || p.value == 0)) out += emit(fmt_digits(p.value, digits), p.text);
         else out += emit(p.text, std::string());
     }
     return out;

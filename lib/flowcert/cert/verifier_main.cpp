@@ -38,6 +38,13 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
         ->check(CLI::Range(2L, 100000L));
     app.add_flag("--json", json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", quiet, "no progress lines on stderr");
+    {
+        const Provenance p = build_provenance();
+        app.set_version_flag("--version", spec.name + " (flowcert " + p.flowcert_version + ", " + p.git_commit + ")");
+    }
+    std::string export_dir;
+    app.add_option("--export-instance", export_dir,
+                   "also write the data / initialization generated from a seed to DIR (.npy + exact JSON)");
     bool sweep_count = false;
     std::string sweep_points, sweep_out;
     std::vector<std::string> sweep_merge;
@@ -170,6 +177,9 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     // 3. the body: every exception becomes ERROR with its message
     Progress progress(quiet ? nullptr : &std::cerr, spec.name);
     Context ctx{*input, report, progress, bits, &driver};
+    InstanceExport exported;
+    if (!export_dir.empty() && driver.mode != SweepMode::count && driver.mode != SweepMode::points)
+        ctx.instance_export = &exported;
     bool internal_error = false;
     try {
         spec.run(ctx);
@@ -229,6 +239,17 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     } catch (const std::exception& e) {
         std::cerr << spec.name << ": cannot write the report: " << e.what() << "\n";
         return exit_code::internal;
+    }
+    if (ctx.instance_export) {
+        try {
+            if (exported.empty())
+                std::cerr << spec.name << ": --export-instance: this verifier generates no data or initialization from a seed\n";
+            else for (const auto& f : exported.write(export_dir, report.case_name, spec.name, input->sha256()))
+                std::cerr << spec.name << ": instance -> " << f.string() << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << spec.name << ": cannot write the instance: " << e.what() << "\n";
+            return exit_code::internal;
+        }
     }
     if (internal_error) std::cerr << spec.name << ": error: " << *report.error() << "\n";
     return internal_error ? exit_code::internal : exit_code_for(v);

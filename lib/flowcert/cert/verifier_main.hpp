@@ -2,6 +2,7 @@
 //
 //   VERIFIER --case FILE [--out DIR] [--precision BITS] [--json] [--quiet]
 //            [--sweep-count | --sweep-points LIST --sweep-out FILE | --sweep-merge PART...]
+//            [--export-instance DIR]
 //
 // 1. runs flowcert::run_rounding_self_test(); exit 4 if it fails;
 // 2. loads the case and validates it against spec.schema (+ spec.validate); exit 3 and no
@@ -11,7 +12,8 @@
 //    (or the JSON with --json) on stdout, and returns the verdict's exit code.
 // The --sweep-* options (verifiers with a spec.sweep only) split a sweep into parts and merge them
 // (sweep.hpp); a merged run writes the report of the direct run and records the direct run's
-// command line (without --sweep-merge and its parts).
+// command line (without --sweep-merge and its parts). --export-instance DIR also writes the data and
+// initialization the body generated from a seed (instance_export.hpp) after the report.
 #pragma once
 
 #if !defined(FLOWCERT_CERT_INTERNAL)
@@ -22,6 +24,7 @@
 #include <string>
 
 #include "case.hpp"
+#include "instance_export.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "sweep.hpp"
@@ -42,6 +45,16 @@ struct Context {
     // with --sweep-count / --sweep-points the body ends inside this call. If fn(i) threw for some
     // point, throws std::runtime_error with the message of the lowest such i (after all points).
     std::vector<nlohmann::json> sweep(std::size_t count, const SweepPointFn& fn, const SweepOptions& opt = {});
+
+    // --export-instance (instance_export.hpp): what the body generated from a seed; no-ops without it.
+    InstanceExport* instance_export = nullptr;
+    void export_array(const std::string& name, std::vector<std::size_t> shape, std::vector<double> values,
+                      const std::string& description) const {
+        if (instance_export) instance_export->array({name, std::move(shape), std::move(values), description});
+    }
+    void export_value(const std::string& name, const std::string& exact, const std::string& description) const {
+        if (instance_export) instance_export->value({name, exact, description});
+    }
 };
 
 struct VerifierSpec {

@@ -20,10 +20,70 @@ std::string quoted(std::string_view s) {
     return "'" + t + "'";
 }
 
+// The exponent "[sign] digits" of a number `full` into `out`, |out| <= limit; else a message naming `name`
+// ("exponent" or "binary exponent") and `bound` (e.g. "|e| <= 100000").
+std::optional<std::string> signed_exponent(std::string_view e, std::string_view full, long long limit, const std::string& name,
+                                           const std::string& bound, long long& out) {
+    bool negative = false;
+    if (!e.empty() && (e[0] == '+' || e[0] == '-')) {
+        negative = e[0] == '-';
+        e.remove_prefix(1);
+    }
+    if (!all_digits(e)) return "malformed " + name + " in " + quoted(full);
+    if (e.size() > std::to_string(limit).size()) return name + " out of range in " + quoted(full) + " (" + bound + ")";
+    out = std::stoll(std::string(e));
+    if (out > limit) return name + " out of range in " + quoted(full) + " (" + bound + ")";
+    if (negative) out = -out;
+    return std::nullopt;
+}
+
+// A C99 hexadecimal float ("0x1.999999999999ap-4", "-0X1P+3", "0x.8"): [sign] 0x hexdigits [. hexdigits]
+// [(p|P) [sign] digits], the exact value mantissa * 2^(exponent - 4 * fraction digits). This is how
+// float64 data (numpy, PyTorch: float.hex()) enters exactly. `text` has its sign removed already.
+std::optional<std::string> parse_hex_float(std::string_view full, std::string_view text, bool negative, mpq_t out) {
+    std::size_t i = 2;  // after "0x"
+    std::string digits;
+    long long frac_digits = 0;
+    bool seen_point = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (std::isxdigit(static_cast<unsigned char>(c))) {
+            digits += c;
+            if (seen_point) ++frac_digits;
+        } else if (c == '.' && !seen_point) {
+            seen_point = true;
+        } else {
+            break;
+        }
+    }
+    if (digits.empty()) return "malformed hexadecimal float " + quoted(full) + ": expected e.g. 0x1.999999999999ap-4";
+    long long exponent = 0;
+    if (i < text.size()) {
+        if (text[i] != 'p' && text[i] != 'P')
+            return "malformed hexadecimal float " + quoted(full) + ": unexpected character '" + std::string(1, text[i]) + "'";
+        if (auto err = signed_exponent(text.substr(i + 1), full, 1000000, "binary exponent", "|p| <= 1000000", exponent))
+            return err;
+    }
+    const long long scale = exponent - 4 * frac_digits;  // value = digits * 2^scale
+    mpz_t m;
+    mpz_init_set_str(m, digits.c_str(), 16);
+    if (negative) mpz_neg(m, m);
+    mpq_set_z(out, m);
+    if (scale >= 0) mpq_mul_2exp(out, out, static_cast<unsigned long>(scale));
+    else mpq_div_2exp(out, out, static_cast<unsigned long>(-scale));
+    mpz_clear(m);
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> parse_rational(std::string_view text, mpq_t out) {
     if (text.empty()) return "empty string where a number was expected";
+    {
+        const std::size_t s = (text[0] == '+' || text[0] == '-') ? 1 : 0;
+        if (text.size() >= s + 2 && text[s] == '0' && (text[s + 1] == 'x' || text[s + 1] == 'X'))
+            return parse_hex_float(text, text.substr(s), text[0] == '-', out);
+    }
     const auto slash = text.find('/');
     if (slash != std::string_view::npos) {
         std::string_view num = text.substr(0, slash), den = text.substr(slash + 1);
@@ -68,15 +128,7 @@ std::optional<std::string> parse_rational(std::string_view text, mpq_t out) {
     if (i < text.size()) {
         if (text[i] != 'e' && text[i] != 'E')
             return "malformed number " + quoted(text) + ": unexpected character '" + std::string(1, text[i]) + "'";
-        ++i;
-        bool exp_negative = false;
-        if (i < text.size() && (text[i] == '+' || text[i] == '-')) exp_negative = text[i++] == '-';
-        std::string_view e = text.substr(i);
-        if (!all_digits(e)) return "malformed exponent in " + quoted(text);
-        if (e.size() > 6) return "exponent out of range in " + quoted(text) + " (|e| <= 100000)";
-        exponent = std::stoll(std::string(e));
-        if (exponent > 100000) return "exponent out of range in " + quoted(text) + " (|e| <= 100000)";
-        if (exp_negative) exponent = -exponent;
+        if (auto err = signed_exponent(text.substr(i + 1), text, 100000, "exponent", "|e| <= 100000", exponent)) return err;
     }
     const long long scale = exponent - frac_digits;  // value = digits * 10^scale
     mpz_t m, p;

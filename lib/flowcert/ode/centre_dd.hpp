@@ -89,6 +89,10 @@ inline bool dd_from_text(const std::string& text, DD& out) {
     bool ok = !parse_rational(text, q).has_value();
     if (ok) {
         out.hi = mpq_get_d(q);  // truncation; the residual is kept exactly
+        // beyond the double range mpq_get_d gives +-inf, which mpq_set_d must not see (SIGFPE)
+        ok = std::isfinite(out.hi) && std::fabs(out.hi) < std::numeric_limits<double>::max();
+    }
+    if (ok) {
         mpq_set_d(t, out.hi);
         mpq_sub(q, q, t);
         out.lo = mpq_get_d(q);

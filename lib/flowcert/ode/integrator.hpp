@@ -14,7 +14,10 @@
 //  5. C^1: Dphi_h in DT_p([X],h) + h^{p+1} D x_{p+1}(Y) V(Y), |V| <= exp(h ||Df(Y)||) by Gronwall,
 //     composed along the steps in the Lohner form V = A + B E [Zgliczynski 2002];
 //  6. step size from the last Taylor terms at the centre (heuristic, non-rigorous: it only
-//     chooses h; every accepted step is validated), halved when validation fails.
+//     chooses h; every accepted step is validated), shortened by the remainder's excess when
+//     validation fails;
+//  7. kinks (relu nodes): first-order hull steps through them, with switching events
+//     (certified transversal crossings or contacts; docs/integrator.md, "Kinks").
 // Failure is a value: Result::status names the reason, with the time and the offending set.
 #pragma once
 
@@ -40,6 +43,8 @@ enum class Status {
     relu_kink,              // the set (or its a priori enclosure) straddles a relu kink
     domain_error,           // sqrt/log of a non-positive set, division by a set containing 0
     step_limit,             // max_steps reached before the final time
+    time_limit,             // max_seconds of wall time used before the final time
+    arithmetic_error,       // an arithmetic exception (overflow of an exponent, allocation, ...) in a step
     invalid_input,          // bad arguments (dimension mismatch, negative time, ...)
 };
 const char* to_string(Status s);
@@ -54,8 +59,10 @@ struct Options {
     double min_step = 1e-10;        // below this a failing step is reported as a failure
     double max_step = std::numeric_limits<double>::infinity();
     long max_steps = 10'000'000;
+    double max_seconds = std::numeric_limits<double>::infinity();  // wall-time budget of the run
     double remainder_factor = 1e3;  // accept a step when |remainder| <= factor * tolerance * max(1,|x|)
-    bool record_tubes = false;      // keep one box per step enclosing x(t) for every t in the step
+    bool record_tubes = false;      // keep boxes enclosing x(t) for every t of every step
+    int tube_pieces = 8;            // boxes per smooth step: the Taylor polynomial over each eighth
     bool c1 = false;                // also enclose D_x0 phi(t, x0)
 };
 
@@ -72,17 +79,38 @@ struct TubePiece {
     std::vector<I> box;   // encloses x(t) for every t in [t0, t1] and every initial value
 };
 
+// A switching event of a relu kink (relu, abs, max, min in the formula): the kink's argument
+// g (a node of the field) reached 0 during [t0, t1].
+enum class EventKind {
+    crossing,  // certified transversal crossing: g has one sign at t0 and the other at t1 for every
+               // solution, and dg/dt has a fixed sign on the tube between, so each solution crosses
+               // g = 0 exactly once, at a time in [t0, t1]
+    contact,   // the set touched or stayed on the kink (Clarke hull steps), no crossing certified
+};
+const char* to_string(EventKind k);
+
+template <Interval I>
+struct SwitchEvent {
+    EventKind kind = EventKind::contact;
+    int argument = -1;  // node id of g
+    int direction = 0;  // +1: g from negative to positive, -1: the reverse, 0: none certified
+    I t0, t1;
+};
+
 template <Interval I>
 struct Result {
     Status status = Status::not_run;
     std::string reason = "not run";
     I time;                         // time reached (the final time on success)
     long steps = 0;
+    long rejected_steps = 0;  // step attempts that failed validation (the step was then shortened)
     double min_step = 0, max_step = 0;  // step sizes taken
     std::vector<I> final_box;       // enclosure at `time`
     std::vector<I> final_derivative;    // with Options::c1
     std::vector<Snapshot<I>> outputs;   // at the requested output times
     std::vector<TubePiece<I>> tube;     // with Options::record_tubes
+    std::vector<SwitchEvent<I>> events; // kinks met, in time order
+    long hull_steps = 0;                // first-order steps through kinks
     std::vector<I> offending_set;   // on failure: the set at which the step failed
     bool ok() const { return status == Status::ok; }
 };

@@ -37,6 +37,7 @@ template <class T> struct Scalar;
 
 template <> struct Scalar<double> {
     static double constant(const std::string& text, long) {
+        if (text == "pi") return 3.141592653589793;  // a non-rigorous predictor only
         mpq_t q;
         mpq_init(q);
         if (auto err = parse_rational(text, q)) {
@@ -56,7 +57,9 @@ template <> struct Scalar<double> {
 };
 
 template <> struct Scalar<IntervalD> {
-    static IntervalD constant(const std::string& text, long) { return IntervalD::from_decimal(text); }
+    static IntervalD constant(const std::string& text, long) {
+        return text == "pi" ? IntervalD::pi() : IntervalD::from_decimal(text);
+    }
     static IntervalD one(long) { return IntervalD(1); }
     static int sign(const IntervalD& x) { return certainly_positive(x) ? 1 : (certainly_negative(x) ? -1 : 0); }
     static bool positive(const IntervalD& x) { return certainly_positive(x); }
@@ -67,7 +70,7 @@ template <> struct Scalar<IntervalD> {
 
 template <> struct Scalar<IntervalMp> {
     static IntervalMp constant(const std::string& text, long bits) {
-        return IntervalMp::from_decimal(text, Precision(bits));
+        return text == "pi" ? IntervalMp::pi(Precision(bits)) : IntervalMp::from_decimal(text, Precision(bits));
     }
     static IntervalMp one(long bits) { return IntervalMp::from_integer(1, Precision(bits)); }
     static int sign(const IntervalMp& x) { return certainly_positive(x) ? 1 : (certainly_negative(x) ? -1 : 0); }
@@ -171,7 +174,8 @@ void TaylorEvaluator<T>::fill_midrad(int id, int k, bool c1) {
 
 template <class T>
 TaylorEvaluator<T>::TaylorEvaluator(const VectorField& field, std::vector<T> params, long bits)
-    : nodes_(field.nodes()), outputs_(field.outputs()), n_(field.dimension()) {
+    : field_(std::make_shared<const VectorField>(field)), nodes_(field.nodes()), outputs_(field.outputs()),
+      n_(field.dimension()) {
     if (!field.complete()) throw std::invalid_argument("the vector field has no right-hand side");
     if (static_cast<int>(params.size()) != field.parameter_count())
         throw std::invalid_argument("expected " + std::to_string(field.parameter_count()) + " parameter values, got " +
@@ -183,6 +187,8 @@ TaylorEvaluator<T>::TaylorEvaluator(const VectorField& field, std::vector<T> par
         if (nd.op == Op::Const) const_values_[id] = Scalar<T>::constant(field.constants()[nd.index], bits);
     }
     one_ = {Scalar<T>::one(bits), Scalar<T>::one(bits) - Scalar<T>::one(bits)};
+    if constexpr (std::is_same_v<T, double>) unit_ = 1.0;  // the predictor never runs in hull mode
+    else unit_ = hull(one_[1], one_[0]);
     relu_sign_.assign(nodes_.size(), 0);
 }
 
@@ -259,8 +265,8 @@ EvalResult TaylorEvaluator<T>::run(std::span<const T> x0, int order, bool c1) {
     for (int i = 0; i < n_; ++i)
         for (int k = 0; k <= order; ++k)
             if (!Scalar<T>::finite(val_[i * stride_ + k]))
-                return {EvalStatus::non_finite, "Taylor coefficient " + std::to_string(k) + " of variable " +
-                                                    std::to_string(i) + " is not finite"};
+                return {EvalStatus::non_finite, "Taylor coefficient " + std::to_string(k) + " of " +
+                                                    field_->variables()[i] + " is not finite"};
     return {};
 }
 
@@ -395,7 +401,7 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
         }
         case Op::Div: {
             if (k == 0 && !Scalar<T>::nonzero(v[0]))
-                return {EvalStatus::domain_error, "division by a set that contains 0 (node " + std::to_string(id) + ")"};
+                return {EvalStatus::domain_error, "division by a set that contains 0 in " + field_->to_text(id), id};
             if (cb) {
                 w[k] = u[k] / v[0];
                 if (c1)
@@ -417,8 +423,8 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
         case Op::Sqrt: {
             if (k == 0) {
                 if (!Scalar<T>::positive(u[0]))
-                    return {EvalStatus::domain_error, "sqrt of a set that is not certainly positive (node " +
-                                                          std::to_string(id) + ")"};
+                    return {EvalStatus::domain_error, "sqrt of a set that is not certainly positive in " +
+                                                          field_->to_text(id), id};
                 w[0] = sqrt(u[0]);
                 if (c1)
                     for (int m = 0; m < n; ++m) Dw(dw, 0, m) = D(du, 0, m) / (w[0] + w[0]);
@@ -457,8 +463,8 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
         case Op::Log: {
             if (k == 0) {
                 if (!Scalar<T>::positive(u[0]))
-                    return {EvalStatus::domain_error, "log of a set that is not certainly positive (node " +
-                                                          std::to_string(id) + ")"};
+                    return {EvalStatus::domain_error, "log of a set that is not certainly positive in " +
+                                                          field_->to_text(id), id};
                 w[0] = log(u[0]);
                 if (c1)
                     for (int m = 0; m < n; ++m) Dw(dw, 0, m) = D(du, 0, m) / u[0];
@@ -518,14 +524,59 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
                 }
             return {};
         }
+        case Op::Atan: {
+            // w = atan(u), (1 + u^2) w' = u'. With d = 1 + u^2 (kept in aux):
+            //   k d_0 w_k = k u_k - sum_{i=1..k-1} i w_i d_{k-i},
+            // and its derivative term by term (dd = 2 u du).
+            using std::atan;
+            T* d = &aux_[id * S];
+            T* dd = &aux_der_[id * S * n];
+            {
+                T acc = u[0] * u[k];
+                for (int i = 1; i <= k; ++i) acc += u[i] * u[k - i];
+                d[k] = k == 0 ? acc + one_[0] : acc;
+                if (c1)
+                    for (int m = 0; m < n; ++m) {
+                        T s2 = D(du, 0, m) * u[k];
+                        for (int i = 1; i <= k; ++i) s2 += D(du, i, m) * u[k - i];
+                        Dw(dd, k, m) = s2 + s2;
+                    }
+            }
+            if (k == 0) {
+                w[0] = atan(u[0]);
+                if (c1)
+                    for (int m = 0; m < n; ++m) Dw(dw, 0, m) = D(du, 0, m) / d[0];
+                return {};
+            }
+            T acc = u[k] * k;
+            for (int i = 1; i <= k - 1; ++i) acc -= (w[i] * d[k - i]) * i;
+            const T kd0 = d[0] * k;
+            w[k] = acc / kd0;
+            if (c1)
+                for (int m = 0; m < n; ++m) {
+                    T s2 = D(du, k, m) * k - D(dd, 0, m) * w[k] * k;
+                    for (int i = 1; i <= k - 1; ++i) s2 -= (D(dw, i, m) * d[k - i] + w[i] * D(dd, k - i, m)) * i;
+                    Dw(dw, k, m) = s2 / kd0;
+                }
+            return {};
+        }
         case Op::Relu: {
             if (k == 0) {
                 const int sg = Scalar<T>::sign(u[0]);
-                if (sg == 0)
+                if (sg == 0 && !kink_hull_)
                     return {EvalStatus::relu_kink,
-                            "the enclosure of a relu argument (node " + std::to_string(id) +
-                                ") contains 0: the step straddles the kink"};
+                            "the enclosure of the argument of " + field_->to_text(id) +
+                                " contains 0: the step straddles the kink", id};
                 relu_sign_[id] = static_cast<signed char>(sg);
+            }
+            if constexpr (!std::is_same_v<T, double>) {
+                if (relu_sign_[id] == 0) {  // kink-hull mode, argument straddling 0
+                    if (k == 0) w[0] = relu(u[0]);  // the range [0, max(0, hi)] of max(u, 0)
+                    else w[k] = unit_ * u[k];
+                    if (c1)
+                        for (int m = 0; m < n; ++m) Dw(dw, k, m) = unit_ * D(du, k, m);
+                    return {};
+                }
             }
             if (relu_sign_[id] > 0) {
                 w[k] = u[k];

@@ -16,6 +16,7 @@
 #error "include <flowcert/taylor.hpp>, not the internal headers"
 #endif
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ const char* to_string(EvalStatus s);
 
 struct EvalResult {
     EvalStatus status = EvalStatus::ok;
-    std::string reason;
+    std::string reason;  // names the subexpression and variables as written in the formula
+    int node = -1;       // the failing node (relu_kink, domain_error), -1 otherwise
     bool ok() const { return status == EvalStatus::ok; }
 };
 
@@ -59,12 +61,23 @@ public:
 
     // x_k of variable i (0 <= k <= order()).
     const T& coeff(int i, int k) const { return val_[static_cast<std::size_t>(i) * stride_ + k]; }
+    // Coefficient k of node `id` (after a compute of order > k; for the state variables, x_k).
+    const T& node_coeff(int id, int k) const { return val_[static_cast<std::size_t>(id) * stride_ + k]; }
+    // The sign of a relu node's argument over the last computation: +1, -1, or 0 when it
+    // straddled 0 (only in kink-hull mode).
+    int relu_sign(int id) const { return relu_sign_[id]; }
+    // Kink-hull mode: a relu whose argument straddles 0 is enclosed by its range [0, max(0, u)]
+    // at order 0 and by [0, 1] u_k at order k >= 1 (the Clarke derivative: valid for k = 1
+    // only, so in this mode only orders <= 1 of the result are meaningful).
+    void set_kink_hull(bool on) { kink_hull_ = on; }
+
     // d (x_k)_i / d (x0)_j, after compute_c1.
     const T& dcoeff(int i, int k, int j) const {
         return der_[(static_cast<std::size_t>(i) * stride_ + k) * n_ + j];
     }
 
 private:
+    std::shared_ptr<const VectorField> field_;  // for messages
     std::vector<Node> nodes_;
     std::vector<int> outputs_;
     std::vector<T> const_values_;  // per node (Const and Param nodes)
@@ -73,6 +86,8 @@ private:
     std::size_t stride_ = 0;  // coefficients per node
     std::vector<T> val_, der_, aux_, aux_der_;
     std::vector<signed char> relu_sign_;
+    bool kink_hull_ = false;
+    T unit_;  // [0, 1], for kink-hull mode
     std::vector<T> one_;  // 1 and 0 at the right precision, for seeding
     // IntervalD only: midpoint-radius copies of val_/der_ for the fast convolution kernel.
     std::vector<double> vm_, vr_, dm_, dr_;

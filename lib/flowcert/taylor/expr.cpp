@@ -25,6 +25,7 @@ const char* to_string(Op op) {
         case Op::Sin: return "sin";
         case Op::Cos: return "cos";
         case Op::Relu: return "relu";
+        case Op::Atan: return "atan";
     }
     return "?";
 }
@@ -76,7 +77,7 @@ Expr VectorField::par(const std::string& name) {
 }
 
 Expr VectorField::constant(const std::string& text) {
-    if (!is_number(text)) throw std::invalid_argument("not a number: '" + text + "'");
+    if (text != "pi" && !is_number(text)) throw std::invalid_argument("not a number: '" + text + "'");
     for (int c = 0; c < static_cast<int>(constants_.size()); ++c)
         if (constants_[c] == text)
             for (int id = 0; id < static_cast<int>(nodes_.size()); ++id)
@@ -89,7 +90,7 @@ Expr VectorField::unary(Op op, Expr a) {
     if (a.field() != this) throw std::invalid_argument("expression from another vector field");
     switch (op) {
         case Op::Neg: case Op::Sqr: case Op::Sqrt: case Op::Exp: case Op::Log: case Op::Sin: case Op::Cos:
-        case Op::Relu: break;
+        case Op::Relu: case Op::Atan: break;
         default: throw std::invalid_argument(std::string("not a unary operation: ") + to_string(op));
     }
     return Expr(this, add_node(Node{op, a.id(), -1, -1, nodes_[a.id()].constant}));
@@ -124,6 +125,60 @@ void VectorField::set_rhs(const std::vector<Expr>& components) {
     }
 }
 
+namespace {
+// Binding strength for parentheses: sums 1, products 2, unary minus 3, atoms and calls 4.
+int precedence(Op op) {
+    switch (op) {
+        case Op::Add: case Op::Sub: return 1;
+        case Op::Mul: case Op::Div: return 2;
+        case Op::Neg: return 3;
+        default: return 4;
+    }
+}
+}  // namespace
+
+std::string VectorField::to_text(int id, std::size_t max_chars) const {
+    std::string out;
+    // depth-first with an explicit budget: a shared subexpression is printed each time it is
+    // used, so the text is cut rather than grown without bound
+    auto emit = [&](auto&& self, int k, int depth) -> void {
+        if (out.size() > max_chars) return;
+        if (depth > 16) {
+            out += "...";
+            return;
+        }
+        const Node& n = nodes_[k];
+        auto operand = [&](int c, int min_prec) {
+            const bool paren = precedence(nodes_[c].op) < min_prec;
+            if (paren) out += "(";
+            self(self, c, depth + 1);
+            if (paren) out += ")";
+        };
+        switch (n.op) {
+            case Op::Var: out += variables_[n.index]; return;
+            case Op::Param: out += parameters_[n.index]; return;
+            case Op::Const: out += constants_[n.index]; return;
+            case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
+                const int p = precedence(n.op);
+                operand(n.a, p);
+                out += n.op == Op::Add ? " + " : n.op == Op::Sub ? " - " : n.op == Op::Mul ? "*" : "/";
+                operand(n.b, p + 1);
+                return;
+            }
+            case Op::Neg: out += "-"; operand(n.a, 3); return;
+            default:
+                out += to_string(n.op);
+                out += "(";
+                self(self, n.a, depth + 1);
+                out += ")";
+                return;
+        }
+    };
+    if (id >= 0 && id < static_cast<int>(nodes_.size())) emit(emit, id, 0);
+    if (out.size() > max_chars) out = out.substr(0, max_chars) + "...";
+    return out;
+}
+
 Expr operator+(Expr a, Expr b) { return a.field()->binary(Op::Add, a, b); }
 Expr operator-(Expr a, Expr b) { return a.field()->binary(Op::Sub, a, b); }
 Expr operator*(Expr a, Expr b) { return a.field()->binary(Op::Mul, a, b); }
@@ -144,6 +199,66 @@ Expr log(Expr a) { return a.field()->unary(Op::Log, a); }
 Expr sin(Expr a) { return a.field()->unary(Op::Sin, a); }
 Expr cos(Expr a) { return a.field()->unary(Op::Cos, a); }
 Expr relu(Expr a) { return a.field()->unary(Op::Relu, a); }
+Expr atan(Expr a) { return a.field()->unary(Op::Atan, a); }
+
+namespace {
+// Copies f's DAG into g with variable i -> vars[i] and parameter j -> pars[j].
+std::vector<Expr> copy_dag(const VectorField& f, VectorField& g, const std::vector<Expr>& vars,
+                           const std::vector<Expr>& pars) {
+    std::vector<Expr> img;
+    img.reserve(f.nodes().size());
+    for (const Node& nd : f.nodes()) {
+        switch (nd.op) {
+            case Op::Var: img.push_back(vars[nd.index]); break;
+            case Op::Param: img.push_back(pars[nd.index]); break;
+            case Op::Const: img.push_back(g.constant(f.constants()[nd.index])); break;
+            case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: img.push_back(g.binary(nd.op, img[nd.a], img[nd.b])); break;
+            default: img.push_back(g.unary(nd.op, img[nd.a])); break;
+        }
+    }
+    return img;
+}
+}  // namespace
+
+VectorField with_parameters_as_states(const VectorField& f, const std::vector<int>& which) {
+    std::vector<std::string> vars = f.variables(), pars;
+    std::vector<int> new_index(f.parameter_count(), -1);
+    for (int j : which) {
+        if (j < 0 || j >= f.parameter_count()) throw std::invalid_argument("parameter index out of range");
+        new_index[j] = static_cast<int>(vars.size());
+        vars.push_back(f.parameters()[j]);
+    }
+    std::vector<int> kept(f.parameter_count(), -1);
+    for (int j = 0; j < f.parameter_count(); ++j)
+        if (new_index[j] < 0) {
+            kept[j] = static_cast<int>(pars.size());
+            pars.push_back(f.parameters()[j]);
+        }
+    VectorField g(vars, pars);
+    std::vector<Expr> v, p;
+    for (int i = 0; i < f.dimension(); ++i) v.push_back(g.var(i));
+    for (int j = 0; j < f.parameter_count(); ++j) p.push_back(new_index[j] >= 0 ? g.var(new_index[j]) : g.par(kept[j]));
+    const auto img = copy_dag(f, g, v, p);
+    std::vector<Expr> rhs;
+    for (int o : f.outputs()) rhs.push_back(img[o]);
+    for (std::size_t k = 0; k < which.size(); ++k) rhs.push_back(g.constant(0));
+    g.set_rhs(rhs);
+    g.set_time_variable(f.time_variable());
+    return g;
+}
+
+VectorField reversed(const VectorField& f) {
+    VectorField g(f.variables(), f.parameters());
+    std::vector<Expr> v, p;
+    for (int i = 0; i < f.dimension(); ++i) v.push_back(g.var(i));
+    for (int j = 0; j < f.parameter_count(); ++j) p.push_back(g.par(j));
+    const auto img = copy_dag(f, g, v, p);
+    std::vector<Expr> rhs;
+    for (int o : f.outputs()) rhs.push_back(-img[o]);
+    g.set_rhs(rhs);
+    g.set_time_variable(f.time_variable());
+    return g;
+}
 Expr pow(Expr a, int n) { return a.field()->power(a, n); }
 
 }  // namespace flowcert::taylor

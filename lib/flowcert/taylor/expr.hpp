@@ -16,7 +16,7 @@
 
 namespace flowcert::taylor {
 
-enum class Op : std::uint8_t { Var, Param, Const, Add, Sub, Neg, Mul, Div, Sqr, Sqrt, Exp, Log, Sin, Cos, Relu };
+enum class Op : std::uint8_t { Var, Param, Const, Add, Sub, Neg, Mul, Div, Sqr, Sqrt, Exp, Log, Sin, Cos, Relu, Atan };
 const char* to_string(Op op);
 
 struct Node {
@@ -55,8 +55,9 @@ public:
     Expr par(int j);
     Expr var(const std::string& name);  // throws std::invalid_argument for an unknown name
     Expr par(const std::string& name);
-    // An exact constant: integer, decimal ("0.1", "-2.5e-3") or rational ("8/3");
-    // throws std::invalid_argument when the text is not a number.
+    // An exact constant: integer, decimal ("0.1", "-2.5e-3") or rational ("8/3"), or "pi"
+    // (enclosed, not exact, by the evaluators); throws std::invalid_argument when the text is
+    // not a number.
     Expr constant(const std::string& text);
     Expr constant(long long k) { return constant(std::to_string(k)); }
 
@@ -76,7 +77,13 @@ public:
     const std::vector<Node>& nodes() const { return nodes_; }
     const std::vector<int>& outputs() const { return outputs_; }
     bool complete() const { return static_cast<int>(outputs_.size()) == dimension(); }
+    // The subexpression of node `id` in formula syntax with the declared names, for messages
+    // ("sqrt(x - 1)"); cut with "..." past about max_chars characters.
+    std::string to_text(int id, std::size_t max_chars = 60) const;
     int parameter_index(const std::string& name) const;  // -1 if absent
+    // The state variable that is time (x_i' = 1, from `time:t;`), or -1.
+    int time_variable() const { return time_variable_; }
+    void set_time_variable(int i) { time_variable_ = i; }
     int variable_index(const std::string& name) const;   // -1 if absent
 
 private:
@@ -85,7 +92,18 @@ private:
     std::vector<Node> nodes_;
     std::vector<int> outputs_;
     std::vector<int> param_nodes_;
+    int time_variable_ = -1;
 };
+
+// x' = -f(x): the time-reversed field (its flow at s is the flow of f at -s); a time
+// variable keeps its role (t' = -1 in the reversed field).
+VectorField reversed(const VectorField& f);
+
+// The field with the parameters `which` (indices) turned into state variables p' = 0, appended
+// after the variables in the order given (the remaining parameters keep their order). With an
+// interval parameter this lets a Lohner method track the dependence of x on p instead of
+// re-adding the parameter's width at every step.
+VectorField with_parameters_as_states(const VectorField& f, const std::vector<int>& which);
 
 Expr operator+(Expr a, Expr b);
 Expr operator-(Expr a, Expr b);
@@ -106,7 +124,8 @@ Expr exp(Expr a);
 Expr log(Expr a);
 Expr sin(Expr a);
 Expr cos(Expr a);
-Expr relu(Expr a);  // max(a, 0); a step whose enclosure straddles the kink is refused
+Expr relu(Expr a);  // max(a, 0); non-smooth at 0 (see ode/ for steps through the kink)
+Expr atan(Expr a);
 Expr pow(Expr a, int n);
 
 }  // namespace flowcert::taylor

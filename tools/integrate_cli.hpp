@@ -1,5 +1,5 @@
-// flowcert/ode/cli.hpp -- the logic of `flowcert integrate`, as a function so it can be tested
-// without a process (tools/cmd_integrate.cpp is a thin wrapper).
+// tools/integrate_cli.hpp -- the logic of `flowcert integrate`, as a function so it can be
+// tested without a process (tools/cmd_integrate.cpp is a thin wrapper).
 //
 //   flowcert integrate --formula "var:x,y,z; par:s,r,b; fun:s*(y-x),x*(r-z)-y,x*y-b*z;" \
 //       --param s=10 --param r=28 --param b=8/3 --init 1,1,1 [--radius 1e-10] --time 10 \
@@ -10,14 +10,10 @@
 // stdout), 5 internal error.
 #pragma once
 
-#if !defined(FLOWCERT_ODE_INTERNAL)
-#error "include <flowcert/ode.hpp>, not the internal headers"
-#endif
-
 #include <string>
 #include <vector>
 
-namespace flowcert::ode {
+namespace flowcert::tools {
 
 struct CliResult {
     int exit_code = 5;
@@ -28,4 +24,4 @@ struct CliResult {
 // `args` are the arguments after "integrate".
 CliResult integrate_cli(const std::vector<std::string>& args);
 
-}  // namespace flowcert::ode
+}  // namespace flowcert::tools
