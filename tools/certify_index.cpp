@@ -295,7 +295,7 @@ void write_index(const std::vector<CaseOutcome>& outs, const fs::path& out, cons
     md << "\n\n";
     for (const auto& o : outs)
         if (!o.ok)
-            md << "- **not as expected**: [" << o.rel << "](#" << o.rel << ") " << o.verdict << ", expected "
+            md << "- **not as expected**: " << (o.report ? "[" + o.rel + "](" + o.rel + ".md)" : o.rel) << " " << o.verdict << ", expected "
                << (o.expect.empty() ? "?" : o.expect) << "\n";
     md << "\n| paper | cases | as expected | verdicts | case time (sum) |\n|---|---|---|---|---|\n";
     for (const auto& r : rolls)

@@ -62,6 +62,8 @@ void run(cert::Context& ctx) {
     std::vector<double> drift(is.m, 0.0);
     cert::TubePlot plot;
     plot.title = "max_j |b_j(t) - b_j(0)| (upper bound) along the certified tube";
+    plot.x_label = "t";
+    plot.y_label = "max_j |b_j(t) - b_j(0)|";
     const nets::FlowResult res = nets::integrate_gradient_flow(model, init.theta, o, [&](const nets::FlowStep& st) {
         const auto b = nets::balancedness(st.tube);
         double worst = 0;

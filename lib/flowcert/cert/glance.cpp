@@ -101,7 +101,8 @@ std::string fmt_digits(double x, int digits) {
 
 // Text split into plain pieces and number tokens; long tokens (more than 6 significant digits) are
 // shown with the fewest digits (at least 3) that keep every two different numbers of the text
-// apart, so that "sup a = 1.41421356237... <= inf b = 1.4142135624" stays a true comparison.
+// different and in the same order, so that "sup a = 1.41421356237... <= inf b = 1.4142135624"
+// stays a true comparison.
 template <class Emit> std::string with_short_numbers(const std::string& text, Emit emit) {
     struct Piece {
         std::string text;
@@ -124,15 +125,18 @@ template <class Emit> std::string with_short_numbers(const std::string& text, Em
         pieces.push_back(p);
         i += n;
     }
+    // the shown value of a piece with `digits` digits
+    auto shown = [](const Piece& p, int digits) {
+        return p.shorten ? std::strtod(fmt_digits(p.value, digits).c_str(), nullptr) : p.value;
+    };
     int digits = 3;
     for (; digits < 17; ++digits) {
-        bool apart = true;
+        bool kept = true;  // every two different numbers stay different and in the same order
         for (const auto& a : pieces)
             for (const auto& b : pieces)
-                if (a.shorten && b.number && a.value != b.value &&
-                    fmt_digits(a.value, digits) == (b.shorten ? fmt_digits(b.value, digits) : b.text))
-                    apart = false;
-        if (apart) break;
+                if (a.number && b.number && (a.shorten || b.shorten) && a.value < b.value && !(shown(a, digits) < shown(b, digits)))
+                    kept = false;
+        if (kept) break;
     }
     std::string out;
     for (const auto& p : pieces) {
