@@ -199,7 +199,7 @@ void run(cert::Context& ctx) {
         const IntervalD slope = (log(gaps[i]) - log(gaps[i + 1])) / (log(l1) - log(l2));
         st.add_row({lambdas[i], lambdas[i + 1], to_string(slope, 6), eps_s});
     }
-    plot.references.push_back({"eps slope (theorem)", 1.0, mid(eps)});
+    plot.add_slope("eps slope (theorem)", mid(eps));  // a slope only: the theorem gives no constant
     ctx.report.add_plot(plot);
     ctx.report.note("lambda* (eq. (21)) = " + (have_ls ? to_string(ls.lambda_star, 6) : std::string("not certified: ") + ls.reason) +
                     "; c_alpha0 (eq. (36)) in " + to_string(c36, 6) + "; D_max in " + to_string(Dmax, 10) +
