@@ -34,7 +34,7 @@ TEST_CASE("a finished case prints a counter, the elapsed time and the time left 
     CHECK(p.finished_line(outs[2], 100.0) == "[3/3, 1m40s elapsed] rh/c: INCONCLUSIVE in 0.0 s");
 }
 
-TEST_CASE("a case running long says so with its verifier's last progress line; the roll-up is per paper", "[tools][progress]") {
+TEST_CASE("a case running long says so with its verifier's last progress line, and the roll-up is per paper", "[tools][progress]") {
     namespace fs = std::filesystem;
     const fs::path log = fs::temp_directory_path() / "flowcert_certify_progress_test.log";
     std::ofstream(log) << "starting\n[kh/ncf_kkt] sweep over delta: 3/10 (30%), ETA 1m05s\nnot a progress line\n";
