@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,7 +27,9 @@
 #include <sstream>
 #include <thread>
 
+#include "certify_index.hpp"
 #include "certify_mpi.hpp"
+#include "certify_progress.hpp"
 #include "process.hpp"
 #include "recheck.hpp"
 #include "command_registry.hpp"
@@ -40,16 +43,11 @@ namespace cert = flowcert::cert;
 
 using Outcome = flowcert::tools::CaseOutcome;  // shared with the MPI path (certify_mpi.hpp)
 
+using flowcert::tools::read_text;
+using flowcert::tools::render_case_pages;
 using flowcert::tools::run_process;
+using flowcert::tools::write_index;
 using flowcert::tools::self_dir;
-
-std::string read_text(const fs::path& f, std::size_t cap = 1 << 20) {
-    std::ifstream in(f, std::ios::binary);
-    std::string s(cap, '\0');
-    in.read(s.data(), static_cast<std::streamsize>(cap));
-    s.resize(static_cast<std::size_t>(in.gcount()));
-    return s;
-}
 
 std::string last_lines(const std::string& text, int n) {
     std::vector<std::string> lines;
@@ -60,12 +58,6 @@ std::string last_lines(const std::string& text, int n) {
     for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
         out += (out.empty() ? "" : " | ") + lines[i];
     return out;
-}
-
-std::string html_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-    return o;
 }
 
 // The verifier executable of a case, or nullopt (and o.verdict / o.message say why).
@@ -176,7 +168,9 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     fs::remove(json);  // never report a stale certificate
     std::error_code rm_ec;
     fs::remove(dir / (stem.string() + ".check.json"), rm_ec);
-    std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string(), "--quiet"};
+    // without --quiet: the verifier's progress lines go to its log (certify shows the last one of a
+    // long case); the certificate records the command line, nothing of the progress
+    std::vector<std::string> args{"--case", o.file.string(), "--out", dir.string()};
     if (precision > 0) args.insert(args.end(), {"--precision", std::to_string(precision)});
     args.insert(args.end(), extra_args.begin(), extra_args.end());  // --sweep-merge PART... (not recorded)
     const int rc = run_process(exe, args, log, timeout);
@@ -203,73 +197,14 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
         if (!v || cert::exit_code_for(*v) != rc) {
             o.message = "exit code " + std::to_string(rc) + " disagrees with the certificate's verdict " + o.verdict;
             o.verdict = "CRASHED";
-        } else if (check) {
-            recheck_case(o, json, verifiers);
+        } else {
+            if (check) recheck_case(o, json, verifiers);
+            render_case_pages(o, out, json, j);
         }
     } catch (const std::exception& e) {
         o.verdict = "CRASHED";
         o.message = "exit code " + std::to_string(rc) + " but no readable certificate (" + e.what() + "); " + last_lines(logtext, 2);
     }
-}
-
-// "35/35" (decisive checks recomputed by the fresh run of --check), or "" without a sidecar.
-std::string rederived_text(const fs::path& out, const Outcome& o) {
-    std::error_code ec;
-    const fs::path f = out / (o.rel + ".check.json");
-    if (!fs::is_regular_file(f, ec)) return "";
-    try {
-        const auto j = nlohmann::json::parse(read_text(f));
-        return std::to_string(j.at("decisive_rederived").get<int>()) + "/" + std::to_string(j.at("decisive").get<int>()) +
-               (j.at("accepted").get<bool>() ? "" : " REJECTED");
-    } catch (const std::exception&) {
-        return "unreadable";
-    }
-}
-
-// `banner` (MPI runs only): says the run is INCOMPLETE while it runs or after it was ended early.
-void write_index(const std::vector<Outcome>& outs, const fs::path& out, const std::string& banner = "") {
-    std::ostringstream h;
-    int ok = 0;
-    for (const auto& o : outs) ok += o.ok;
-    h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>flowcert certify: "
-      << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/"
-      << outs.size() << " as expected</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-         "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}.ok{color:#2e7d32}"
-         ".mismatch{color:#c62828;font-weight:bold}.CERTIFIED{color:#2e7d32}.REFUTED{color:#c62828}"
-         ".INCONCLUSIVE{color:#ef6c00}</style>\n</head>\n<body>\n";
-    const auto prov = cert::build_provenance();
-    h << "<h1>flowcert certify</h1>\n<p>" << ok << " of " << outs.size() << " cases as expected. flowcert "
-      << html_escape(prov.flowcert_version) << " (" << html_escape(prov.git_commit) << "), " << html_escape(prov.compiler)
-      << ", " << cert::utc_now_iso8601() << ".</p>\n";
-    if (!banner.empty()) h << "<p id=\"incomplete\" class=\"mismatch\">" << html_escape(banner) << "</p>\n";
-    h << "<table id=\"cases\">\n<tr><th>verifier</th><th>case</th><th>verdict</th><th>expected</th><th>result</th>"
-         "<th>wall time (s)</th><th>re-derived</th><th>report</th><th>reason</th></tr>\n";
-    for (const auto& o : outs) {
-        char wt[32];
-        std::snprintf(wt, sizeof wt, "%.2f", o.wall_time);
-        h << "<tr><td>" << html_escape(o.verifier) << "</td><td>" << html_escape(o.rel) << "</td><td class=\""
-          << html_escape(o.verdict) << "\">" << html_escape(o.verdict) << "</td><td>" << html_escape(o.expect)
-          << "</td><td class=\"" << (o.ok ? "ok\">as expected" : "mismatch\">MISMATCH") << "</td><td>" << wt << "</td><td>"
-          << html_escape(rederived_text(out, o)) << "</td><td>";
-        if (o.report) h << "<a href=\"" << html_escape(o.rel) << ".html\">html</a> <a href=\"" << html_escape(o.rel) << ".json\">json</a>";
-        h << "</td><td>" << html_escape(o.message.substr(0, 300)) << "</td></tr>\n";
-    }
-    h << "</table>\n</body>\n</html>\n";
-    fs::create_directories(out);
-    std::ofstream(out / "index.html") << h.str();
-
-    std::ofstream md(out / "index.md");
-    md << "# flowcert certify: " << (banner.empty() ? "" : "INCOMPLETE: ") << ok << "/" << outs.size() << " as expected\n\n"
-       << (banner.empty() ? "" : "**" + banner + "**\n\n") << "| verifier | case | verdict | expected | result | wall time (s) |\n|---|---|---|---|---|---|\n";
-    nlohmann::json summary = nlohmann::json::array();
-    for (const auto& o : outs) {
-        md << "| " << o.verifier << " | [" << o.rel << "](" << o.rel << ".md) | " << o.verdict << " | " << o.expect << " | "
-           << (o.ok ? "as expected" : "**MISMATCH**") << " | " << o.wall_time << " |\n";
-        summary.push_back({{"case", o.rel}, {"verifier", o.verifier}, {"verdict", o.verdict}, {"expect", o.expect},
-                           {"as_expected", o.ok}, {"wall_time_seconds", o.wall_time}, {"message", o.message},
-                           {"rederived", rederived_text(out, o)}});
-    }
-    std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
 }
 
 int run_certify(int argc, char** argv) {
@@ -327,7 +262,9 @@ int run_certify(int argc, char** argv) {
     const fs::path verifiers =
         fs::weakly_canonical(verifiers_dir.empty() ? self_dir() / ".." / "verifiers" : fs::path(verifiers_dir));
     // One case through the verifier subprocess path; every failure becomes the case's outcome.
+    std::unique_ptr<flowcert::tools::CertifyProgress> progress;  // set once the cases are selected (rank 0)
     auto run_one = [&](Outcome& o) {
+        if (progress) progress->started(o, fs::path(out_dir) / (o.rel + ".log"));
         try {
             run_case(o, verifiers, out_dir, timeout, precision, {}, check);
         } catch (const std::exception& e) {
@@ -343,6 +280,7 @@ int run_certify(int argc, char** argv) {
             std::cout << (o.ok ? "  ok        " : "  MISMATCH  ") << o.rel << ": " << o.verdict
                       << (o.ok ? "" : " (expected " + (o.expect.empty() ? std::string("?") : o.expect) + "): " + o.message)
                       << std::endl;
+        if (progress) progress->finished(o);
     };
 #if defined(FLOWCERT_HAVE_MPI)
     const flowcert::tools::MpiCertifyHooks hooks{
@@ -417,6 +355,24 @@ int run_certify(int argc, char** argv) {
         return ec::bad_input;
     }
 
+    progress = std::make_unique<flowcert::tools::CertifyProgress>(quiet ? nullptr : &std::cerr, outs,
+                                                                   flowcert::tools::previous_wall_times(out_dir));
+    // a case running long says so now and then (with its verifier's last progress line)
+    std::atomic<bool> running{true};
+    std::thread heartbeat([&] {
+        while (running) {
+            for (int k = 0; k < 10 && running; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            progress->heartbeat();
+        }
+    });
+    struct JoinHeartbeat {
+        std::atomic<bool>& running;
+        std::thread& t;
+        ~JoinHeartbeat() {
+            running = false;
+            t.join();
+        }
+    } join_heartbeat{running, heartbeat};
 #if defined(FLOWCERT_HAVE_MPI)
     if (session) {
         session->distribute(outs, out_dir, jobs, hooks, !no_sweep_split);
@@ -444,6 +400,8 @@ int run_certify(int argc, char** argv) {
                     o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
     }
     std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    std::fflush(stdout);
+    progress->summary(outs);
     // a case file that cannot be read or names no verifier is bad input, not a mismatch
     bool bad = false;
     for (const auto& o : outs)

@@ -14,6 +14,7 @@
 #include "cert/case.hpp"
 #include "cert/npy.hpp"
 #include "cert/certificate.hpp"
+#include "cert/glance.hpp"
 #include "cert/progress.hpp"
 #include "cert/verifier_main.hpp"
 #undef FLOWCERT_CERT_INTERNAL

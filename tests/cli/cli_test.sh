@@ -104,7 +104,7 @@ certify-mismatch)
     grep -q "MISMATCH  unknown_verifier: MISSING VERIFIER" "$tmp/o" || fail "unknown verifier not reported"
     grep -q "MISMATCH  bad_case: BAD INPUT" "$tmp/o" || fail "bad case not reported"
     [ -f "$tmp/reports/index.html" ] || fail "no index.html"
-    [ "$(grep -c '<tr><td>' "$tmp/reports/index.html")" -eq 3 ] || fail "index.html does not have one row per case"
+    [ "$(grep -c '<tr class="case"' "$tmp/reports/index.html")" -eq 3 ] || fail "index.html does not have one row per case"
     "$flowcert" certify --cases "$cases" --only 'no_such_*' --out "$tmp/r2"; rc=$?
     [ "$rc" -eq 3 ] || fail "empty selection: exit $rc, expected 3" ;;
 usage)

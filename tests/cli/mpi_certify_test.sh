@@ -68,7 +68,7 @@ compare)
         [ "$f" = ./summary.json ] && continue
         "$flowcert" check --quiet "reports/$f" || fail "$f from the MPI run does not pass flowcert check"
     done < mpi.list
-    [ "$(grep -c '<tr><td>' reports/index.html)" -eq "$n" ] || fail "index.html does not have one row per case"
+    [ "$(grep -c '<tr class="case"' reports/index.html)" -eq "$n" ] || fail "index.html does not have one row per case"
     grep -q INCOMPLETE reports/index.html && fail "a complete run's index says INCOMPLETE"
     # again into the same directory: the previous timings size the split (a sweep case timed under
     # 2 s runs whole), and the certificates are still those of one process

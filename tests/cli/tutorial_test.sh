@@ -26,4 +26,7 @@ done < <(awk '/^```sh$/{on=1; next} /^```$/{on=0} on' "$doc")
 [ "$n" -ge 8 ] || fail "only $n commands found in $doc"
 grep -q "<svg" oscillator.html || fail "no plot in oscillator.html"
 grep -q "CERTIFIED" reports/sqrt3.md || fail "the case was not certified"
+grep -q '| \[sqrt3\](sqrt3.md) | CERTIFIED | Proven: ' myreports/index.md || fail "the index does not say what sqrt3 proved"
+grep -q 'not as expected.*sqrt3_wrong.* REFUTED, expected CERTIFIED' myreports/index.md || fail "the index does not list the mismatch first"
+grep -q '^## Conclusion' myreports/sqrt3_wrong.md || fail "the case page has no conclusion section"
 echo "PASS ($n commands)"

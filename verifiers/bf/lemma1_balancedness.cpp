@@ -35,7 +35,8 @@ void run(cert::Context& ctx) {
     o.store_tube = false;
     o.threads = 2;
     proofs::BalancednessDrift drift(init.theta);
-    cert::TubePlot plot{.title = "max_j |b_j(t) - b_j(0)| (upper bound) along the certified tube"};
+    cert::TubePlot plot{.title = "max_j |b_j(t) - b_j(0)| (upper bound) along the certified tube",
+                        .x_label = "t", .y_label = "max_j |b_j(t) - b_j(0)|"};
     const nets::FlowResult res = nets::integrate_gradient_flow(model, init.theta, o, [&](const nets::FlowStep& st) {
         drift.add_box(st.tube);
         plot.add_point("drift bound", st.t1, IntervalD::bounds(0.0, drift.absolute_max()));

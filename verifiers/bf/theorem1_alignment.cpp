@@ -180,7 +180,7 @@ void run(cert::Context& ctx) {
             .le({"eps |D|_min / D_max", rate}, {"certified slope", slope});
         st.add_row({l1, l2, to_string(slope, 6), to_string(rate, 6)});
     }
-    plot.references.push_back({"eps slope (theorem)", 1.0, mid(eps)});
+    plot.add_slope("eps slope (theorem)", mid(eps));  // a slope only: the theorem gives no constant
     R.add_plot(plot);
     R.note("lambda* (eq. (21)) = " + (ls.result.is_proven() ? to_string(ls.lambda_star, 6) : "not certified: " + ls.result.reason) +
            "; c_alpha0 (eq. (36)) in " + (have_c36 ? to_string(c36, 6) : std::string("(not defined)")) + "; D_max in " + to_string(Dmax, 10) +

@@ -1,4 +1,4 @@
-// The certificate: JSON (docs/certificate-format.md), HTML, Markdown, and re-validation.
+// The certificate: JSON (docs/certificate-format.md) and re-validation (the pages: report_page.cpp).
 #include <flowcert/cert.hpp>
 
 #include <nlohmann/json.hpp>
@@ -26,9 +26,20 @@ std::vector<double> doubles_from(const json& a) {
     for (const auto& x : a) v.push_back(x.is_number() ? x.get<double>() : std::numeric_limits<double>::quiet_NaN());
     return v;
 }
-json band_json(const Band& b) { return {{"label", b.label}, {"x", doubles(b.x)}, {"lo", doubles(b.lo)}, {"hi", doubles(b.hi)}}; }
+// "style" is written only for a dashed line (certificates of solid lines read as before).
+json band_json(const Band& b) {
+    json j = {{"label", b.label}, {"x", doubles(b.x)}, {"lo", doubles(b.lo)}, {"hi", doubles(b.hi)}};
+    if (b.style == LineStyle::dashed) j["style"] = "dashed";
+    return j;
+}
 Band band_from(const json& j) {
-    return Band{j.at("label").get<std::string>(), doubles_from(j.at("x")), doubles_from(j.at("lo")), doubles_from(j.at("hi"))};
+    Band b{j.at("label").get<std::string>(), doubles_from(j.at("x")), doubles_from(j.at("lo")), doubles_from(j.at("hi"))};
+    if (j.contains("style")) {
+        const std::string s = j.at("style").get<std::string>();
+        if (s != "solid" && s != "dashed") throw std::invalid_argument("line style '" + s + "' is unknown");
+        b.style = s == "dashed" ? LineStyle::dashed : LineStyle::solid;
+    }
+    return b;
 }
 
 json plot_json(const Plot& plot) {
@@ -47,13 +58,14 @@ json plot_json(const Plot& plot) {
                 for (const auto& r : p.references)
                     j["references"].push_back({{"label", r.label}, {"coefficient", r.coefficient}, {"slope", r.slope}});
             } else if constexpr (std::is_same_v<T, CirclePlot>) {
-                j = {{"kind", "circle"}, {"title", p.title}, {"directions", json::array()}};
+                j = {{"kind", "circle"}, {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+                     {"directions", json::array()}};
                 for (const auto& d : p.directions)
                     j["directions"].push_back({{"label", d.label}, {"group", d.group}, {"x_lo", d.x_lo}, {"x_hi", d.x_hi},
                                                {"y_lo", d.y_lo}, {"y_hi", d.y_hi}, {"normalize", d.normalize}});
             } else {
-                j = {{"kind", "heatmap"}, {"title", p.title}, {"row_labels", p.row_labels}, {"col_labels", p.col_labels},
-                     {"values", json::array()}};
+                j = {{"kind", "heatmap"}, {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+                     {"row_labels", p.row_labels}, {"col_labels", p.col_labels}, {"values", json::array()}};
                 for (const auto& r : p.values) j["values"].push_back(doubles(r));
             }
             return j;
@@ -79,6 +91,8 @@ Plot plot_from(const json& j) {
     }
     if (kind == "circle") {
         CirclePlot p{j.at("title"), {}};
+        p.x_label = j.value("x_label", p.x_label);  // optional (certificates before the axis labels)
+        p.y_label = j.value("y_label", p.y_label);
         for (const auto& d : j.at("directions"))
             p.directions.push_back({d.at("label"), d.at("group"), num_or_nan(d.at("x_lo")), num_or_nan(d.at("x_hi")),
                                     num_or_nan(d.at("y_lo")), num_or_nan(d.at("y_hi")), d.at("normalize")});
@@ -86,6 +100,8 @@ Plot plot_from(const json& j) {
     }
     if (kind == "heatmap") {
         HeatMap p{j.at("title"), j.at("row_labels"), j.at("col_labels"), {}};
+        p.x_label = j.value("x_label", p.x_label);
+        p.y_label = j.value("y_label", p.y_label);
         for (const auto& r : j.at("values")) p.values.push_back(doubles_from(r));
         return p;
     }
@@ -490,201 +506,6 @@ void compare_rerun(const json& stored, const json& fresh, RecheckResult& result)
     }
     for (const auto& [name, _] : by_name) problem("check '" + name + "' is recorded by the fresh run only");
     if (result.problems.empty()) result.accepted = true;
-}
-
-// ---- HTML and Markdown -------------------------------------------------------------------
-
-namespace {
-
-std::string esc(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
-        }
-    }
-    return o;
-}
-
-const char* verdict_class(Verdict v) {
-    switch (v) {
-        case Verdict::certified: return "certified";
-        case Verdict::refuted: return "refuted";
-        case Verdict::outside_hypotheses: return "outside";
-        case Verdict::inconclusive: return "inconclusive";
-        default: return "error";
-    }
-}
-
-// How a check's status reads for its role: a false hypothesis puts the instance outside the
-// theorem, a false conclusion is a counterexample.
-std::string status_text(const Check& c) {
-    if (!c.trivial.empty()) return std::string(to_string(c.status)) + " (trivially true)";
-    if (c.status == CheckStatus::disproven)
-        return c.role == Role::hypothesis ? "false: outside the hypotheses"
-               : c.role == Role::conclusion ? "false: counterexample"
-                                            : "false";
-    return std::string(to_string(c.status));
-}
-
-std::string margin_text(const Check& c) {
-    if (!c.margin) return "";
-    std::ostringstream m;
-    m.precision(2);
-    m << *c.margin;
-    return m.str();
-}
-
-const char* role_heading(Role r) {
-    switch (r) {
-        case Role::hypothesis: return "Hypotheses of the theorem on this instance";
-        case Role::step: return "Steps of the argument";
-        case Role::conclusion: return "Conclusion";
-        case Role::evidence: return "Evidence (does not decide the verdict)";
-    }
-    return "";
-}
-
-}  // namespace
-
-std::string render_html(const Report& r) {
-    const Verdict v = r.verdict();
-    std::ostringstream o;
-    o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << esc(r.verifier) << " / "
-      << esc(r.case_name) << ": " << to_string(v) << "</title>\n<style>\n"
-      << "body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}"
-         "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #ccc;padding:3px 6px;"
-         "vertical-align:top;font-size:13px}th{background:#f3f3f3}"
-         ".badge{display:inline-block;padding:3px 10px;border-radius:4px;color:white;font-weight:bold}"
-         ".certified{background:#2e7d32}.refuted{background:#c62828}.inconclusive{background:#ef6c00}"
-         ".outside{background:#455a64}.error{background:#6a1b9a}.proven{color:#2e7d32}.disproven{color:#c62828}.not_proven,.not_run{color:#ef6c00}"
-         "code{font-size:12px;word-break:break-all}svg.plot{border:1px solid #ddd;margin:0.5em 0}\n"
-      << "</style>\n</head>\n<body>\n";
-    o << "<h1>" << esc(r.verifier) << " &mdash; " << esc(r.case_name) << "</h1>\n";
-    o << "<p><span class=\"badge " << verdict_class(v) << "\" id=\"verdict\">" << to_string(v) << "</span> "
-      << esc(r.verdict_reason()) << "</p>\n";
-    if (r.expected)
-        o << "<p>Expected by the case: " << to_string(*r.expected) << (*r.expected == v ? " (as expected)" : " (MISMATCH)")
-          << "</p>\n";
-    if (!r.case_description.empty()) o << "<p>" << esc(r.case_description) << "</p>\n";
-    o << "<h2>Claim</h2>\n<table>\n<tr><th>paper</th><td>" << esc(r.claim.paper) << "</td></tr>\n<tr><th>locator</th><td>"
-      << esc(r.claim.locator) << "</td></tr>\n<tr><th>statement in the paper</th><td>" << esc(r.claim.paper_statement)
-      << "</td></tr>\n<tr><th>statement proven by this run</th><td>" << esc(r.claim.proven_statement) << "</td></tr>\n</table>\n";
-    for (Role role : {Role::hypothesis, Role::step, Role::conclusion, Role::evidence}) {
-        bool any = false;
-        for (const auto& c : r.checks()) any = any || c.role == role;
-        if (!any) continue;
-        o << "<h2>" << role_heading(role) << "</h2>\n<table>\n<tr><th>check</th><th>citation</th><th>statement</th>"
-          << "<th>status</th><th>margin</th><th>enclosures</th><th>reason</th></tr>\n";
-        for (const auto& c : r.checks()) {
-            if (c.role != role) continue;
-            o << "<tr><td>" << esc(c.name) << "</td><td>" << esc(c.citation) << "</td><td>" << esc(c.statement)
-              << "</td><td class=\"" << to_string(c.status) << "\">" << esc(status_text(c)) << "</td><td>"
-              << esc(margin_text(c)) << "</td><td>";
-            for (const auto& e : c.enclosures)
-                o << esc(e.name) << " &isin; <code>[" << esc(e.lo) << ", " << esc(e.hi) << "]</code><br>";
-            if (!c.implied_by.empty()) {
-                o << "implied by:";
-                for (const auto& p : c.implied_by) o << "<br>&bull; " << esc(p);
-            }
-            o << "</td><td>" << esc(c.reason);
-            if (!c.trivial.empty()) o << "<br><b>trivially true:</b> " << esc(c.trivial);
-            if (!c.witness.empty()) o << "<br><b>witness:</b> " << esc(c.witness);
-            o << "</td></tr>\n";
-        }
-        o << "</table>\n";
-    }
-    if (!r.notes().empty()) {
-        o << "<h2>Notes</h2>\n<ul>\n";
-        for (const auto& n : r.notes()) o << "<li>" << esc(n) << "</li>\n";
-        o << "</ul>\n";
-    }
-    for (const auto& t : r.tables()) {
-        o << "<h2>" << esc(t.name) << "</h2>\n<table>\n<tr>";
-        for (const auto& c : t.columns) o << "<th>" << esc(c) << "</th>";
-        o << "</tr>\n";
-        for (const auto& row : t.rows) {
-            o << "<tr>";
-            for (const auto& x : row) o << "<td><code>" << esc(x) << "</code></td>";
-            o << "</tr>\n";
-        }
-        o << "</table>\n";
-    }
-    if (!r.plots().empty()) {
-        o << "<h2>Plots</h2>\n<p>Plots are illustrations drawn from the enclosures; the certificate is the checks above.</p>\n";
-        for (const auto& p : r.plots()) o << "<div>" << render_svg(p) << "</div>\n";
-    }
-    const Provenance& p = r.provenance;
-    o << "<h2>Provenance</h2>\n<table>\n";
-    auto row = [&](const std::string& k, const std::string& x) { o << "<tr><th>" << esc(k) << "</th><td><code>" << esc(x) << "</code></td></tr>\n"; };
-    row("flowcert", p.flowcert_version);
-    row("git commit", p.git_commit);
-    row("compiler", p.compiler);
-    row("flags", p.compiler_flags);
-    row("build type", p.build_type);
-    for (const auto& [k, x] : p.libraries) row(k, x);
-    row("precision (bits)", std::to_string(p.precision_bits));
-    for (const auto& [k, x] : p.seeds) row("seed " + k, x);
-    row("case file", p.case_file);
-    row("case SHA-256", p.case_sha256);
-    row("command", p.command_line);
-    row("started (UTC)", p.started_utc);
-    std::ostringstream wt;
-    wt << p.wall_time_seconds << " s";
-    row("wall time", wt.str());
-    row("rounding self-test", p.self_test);
-    o << "</table>\n<details><summary>The case file (embedded exactly)</summary>\n<pre>" << esc(r.case_source)
-      << "</pre>\n</details>\n</body>\n</html>\n";
-    return o.str();
-}
-
-std::string render_markdown(const Report& r) {
-    const Verdict v = r.verdict();
-    std::ostringstream o;
-    auto cell = [](std::string s) {
-        std::string t;
-        for (char c : s) t += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-        return t;
-    };
-    o << "# " << r.verifier << " / " << r.case_name << ": **" << to_string(v) << "**\n\n" << r.verdict_reason() << "\n\n";
-    if (r.expected) o << "Expected: " << to_string(*r.expected) << (*r.expected == v ? " (as expected)" : " (MISMATCH)") << "\n\n";
-    o << "**Claim** (" << r.claim.paper << ", " << r.claim.locator << "): " << r.claim.paper_statement << "\n\n";
-    o << "**Proven by this run**: " << r.claim.proven_statement << "\n\n";
-    o << "| role | check | citation | status | margin | enclosures | reason |\n|---|---|---|---|---|---|---|\n";
-    for (const auto& c : r.checks()) {
-        std::string enc;
-        for (const auto& e : c.enclosures) enc += (enc.empty() ? "" : "; ") + e.name + " in [" + e.lo + ", " + e.hi + "]";
-        if (!c.implied_by.empty()) enc += "implied by " + std::to_string(c.implied_by.size()) + " checks";
-        o << "| " << to_string(c.role) << " | " << cell(c.name) << " | " << cell(c.citation) << " | "
-          << cell(status_text(c)) << " | " << margin_text(c) << " | " << cell(enc) << " | " << cell(c.reason) << " |\n";
-    }
-    for (const auto& n : r.notes()) o << "\n- " << n;
-    o << "\n\nProvenance: flowcert " << r.provenance.flowcert_version << " (" << r.provenance.git_commit << "), "
-      << r.provenance.compiler << ", " << r.provenance.precision_bits << " bits, case SHA-256 "
-      << r.provenance.case_sha256 << ", " << r.provenance.wall_time_seconds << " s; " << r.provenance.self_test << "\n";
-    return o.str();
-}
-
-WrittenFiles write_report(const Report& r, const std::filesystem::path& dir, const std::string& stem) {
-    std::filesystem::create_directories(dir);
-    WrittenFiles w{dir / (stem + ".json"), dir / (stem + ".html"), dir / (stem + ".md")};
-    auto put = [](const std::filesystem::path& f, const std::string& text) {
-        const auto tmp = f.string() + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::binary);
-            out << text;
-            if (!out) throw std::runtime_error("cannot write " + tmp);
-        }
-        std::filesystem::rename(tmp, f);
-    };
-    put(w.json, to_json(r).dump(2) + "\n");
-    put(w.html, render_html(r));
-    put(w.markdown, render_markdown(r));
-    return w;
 }
 
 }  // namespace flowcert::cert

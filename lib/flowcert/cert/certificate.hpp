@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,14 +31,30 @@ std::vector<std::string> schema_problems(const nlohmann::json& j);
 // SHA-256 of the canonical dump of `j` without its "digest" member.
 std::string certificate_digest(const nlohmann::json& j);
 
-std::string render_html(const Report& report);      // self-contained (inline CSS + SVG, no scripts)
-std::string render_markdown(const Report& report);
+// What a report page knows beyond the certificate: where the index is and what a fresh
+// `flowcert check` found (the sidecar <case>.check.json that `flowcert certify --check` writes).
+struct PageContext {
+    std::string index_href;  // link back to the index page (e.g. "../index.html#kh/theorem4_example1"); empty: none
+    // check name -> how the fresh check re-derived it ("rerun", "relation", "implied_by", "none");
+    // empty: not re-checked (the page then marks what is re-derivable from the stored data)
+    std::map<std::string, std::string> rederived;
+    std::string recheck_summary;  // one sentence of the re-check (e.g. "35 of 35 decisive checks recomputed ...")
+    bool recheck_accepted = true;
+};
+// The case page: a summary first (claim, verdict, decisive numbers, main plot), then the checks
+// by role (re-checkable ones marked), then the details (plots, tables, notes, provenance, the
+// embedded case file). Self-contained (inline CSS + SVG, no scripts); long sections collapse.
+std::string render_html(const Report& report, const PageContext& page = {});
+std::string render_markdown(const Report& report, const PageContext& page = {});
 
 struct WrittenFiles {
     std::filesystem::path json, html, markdown;
 };
 // Writes DIR/STEM.json, DIR/STEM.html and DIR/STEM.md (creating DIR).
 WrittenFiles write_report(const Report& report, const std::filesystem::path& dir, const std::string& stem);
+// Rewrites DIR/STEM.html and DIR/STEM.md of a written report with a page context (the JSON is
+// left as it is).
+void write_pages(const Report& report, const std::filesystem::path& dir, const std::string& stem, const PageContext& page);
 
 // `flowcert check`: re-validates a certificate from its own data, and (compare_rerun) against
 // a fresh run of the verifier on the embedded case.

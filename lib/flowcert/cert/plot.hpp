@@ -17,12 +17,16 @@
 
 namespace flowcert::cert {
 
+// How a line is stroked (a band's edges, a series' joining line; the legend shows the same stroke).
+enum class LineStyle { solid, dashed };
+
 // A band (tube) lo(t) <= y(t) <= hi(t), or a line when lo == hi.
 struct Band {
     std::string label;
     std::vector<double> x;
     std::vector<double> lo;
     std::vector<double> hi;
+    LineStyle style = LineStyle::solid;
 };
 
 // Enclosures over time: each band is drawn as a shaded tube with its edges.
@@ -38,12 +42,15 @@ struct TubePlot {
         b.lo.push_back(lower(y));
         b.hi.push_back(upper(y));
     }
-    void add_line(const std::string& label, std::vector<double> x, std::vector<double> y);
+    void add_line(const std::string& label, std::vector<double> x, std::vector<double> y,
+                  LineStyle style = LineStyle::solid);
     Band& band(const std::string& label);
 };
 
 // A sweep (e.g. over the initialization scale lambda) on log-log axes: each point carries a
-// certified error bar [lo, hi]; optional reference lines C * x^slope.
+// certified error bar [lo, hi]; optional reference lines C * x^slope. A reference whose
+// coefficient is not finite (add_slope) shows only a slope: it is drawn through the first point
+// of the first series, and its legend entry says so.
 struct SweepPlot {
     std::string title, x_label, y_label;
     bool log_x = true, log_y = true;
@@ -54,6 +61,9 @@ struct SweepPlot {
         double slope;
     };
     std::vector<Reference> references;
+
+    // A reference slope with no meaningful height (drawn through a data point, see above).
+    void add_slope(std::string label, double slope);
 
     template <Interval I> void add_point(const std::string& label, double x, const I& y) {
         Band& b = series_named(label);
@@ -75,6 +85,7 @@ struct CirclePlot {
         bool normalize = true;  // scale to the unit circle for display
     };
     std::vector<Direction> directions;
+    std::string x_label = "coordinate 1", y_label = "coordinate 2";  // the axes of the plane
 
     void add(std::string label, std::string group, double x, double y, bool normalize = true);
     template <Interval I> void add(std::string label, std::string group, const I& x, const I& y, bool normalize = true) {
@@ -82,11 +93,13 @@ struct CirclePlot {
     }
 };
 
-// A heat map of a matrix (e.g. weights W with rows = neurons), values by colour.
+// A heat map of a matrix (e.g. weights W with rows = neurons), values by colour: white to red
+// for data without negative values, blue - white - red around 0 otherwise.
 struct HeatMap {
     std::string title;
     std::vector<std::string> row_labels, col_labels;  // optional
     std::vector<std::vector<double>> values;          // rows x cols
+    std::string x_label = "column", y_label = "row";  // what the columns and the rows are
 };
 
 using Plot = std::variant<TubePlot, SweepPlot, CirclePlot, HeatMap>;
