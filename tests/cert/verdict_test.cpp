@@ -69,6 +69,7 @@ TEST_CASE("a body whose check throws half way cannot produce CERTIFIED", "[cert]
 
 TEST_CASE("a false conclusion refutes only in a completed run with no check left unrun", "[cert][verdict]") {
     Report r;
+    r.hypothesis("h", "[t]").positive(IntervalD(1));
     r.plan("never");
     r.check_le("false", "[t]", IntervalD(3), IntervalD(2));
     CHECK(r.verdict() == Verdict::inconclusive);  // not completed
@@ -103,6 +104,26 @@ TEST_CASE("a false hypothesis puts the instance OUTSIDE_HYPOTHESES, never REFUTE
     CHECK(exit_code_for(Verdict::outside_hypotheses) == exit_code::outside_hypotheses);
     CHECK(to_string(Verdict::outside_hypotheses) == "OUTSIDE_HYPOTHESES");
     CHECK(parse_verdict("outside_hypotheses") == Verdict::outside_hypotheses);
+}
+
+TEST_CASE("a false conclusion refutes nothing when no hypothesis of the theorem is stated", "[cert][verdict][roles]") {
+    Report none;
+    none.conclusion("c", "[t]").le(IntervalD(3), IntervalD(2));
+    none.mark_completed();
+    CHECK(none.verdict() == Verdict::inconclusive);
+    CHECK_THAT(none.verdict_reason(), Catch::Contains("no hypothesis of the theorem is stated"));
+
+    Report trivial;  // a hypothesis labelled trivially true states nothing
+    trivial.hypothesis("h", "[t]").trivially_true("by the schema").positive(IntervalD(1));
+    trivial.conclusion("c", "[t]").le(IntervalD(3), IntervalD(2));
+    trivial.mark_completed();
+    CHECK(trivial.verdict() == Verdict::inconclusive);
+
+    Report stated;
+    stated.hypothesis("h", "[t]").positive(IntervalD(1));
+    stated.conclusion("c", "[t]").le(IntervalD(3), IntervalD(2));
+    stated.mark_completed();
+    CHECK(stated.verdict() == Verdict::refuted);
 }
 
 TEST_CASE("a false conclusion refutes only when every hypothesis is proven", "[cert][verdict][roles]") {

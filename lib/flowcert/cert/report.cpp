@@ -3,6 +3,7 @@
 #include <mpfi.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -447,6 +448,12 @@ std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool comp
         case Verdict::inconclusive: {
             if (!completed) return "the run did not complete";
             if (checks.empty()) return "no checks were recorded";
+            const bool stated = std::any_of(checks.begin(), checks.end(),
+                                            [&](const Check& c) { return decides(c) && c.role == Role::hypothesis; });
+            for (const auto& c : checks)
+                if (!stated && decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven)
+                    return "conclusion '" + c.name + "' is false, but no hypothesis of the theorem is stated on this "
+                           "instance, so it refutes nothing: " + c.reason;
             // A check that ran and failed explains the planned checks skipped after it: name it first.
             for (Role r : {Role::hypothesis, Role::step, Role::conclusion})
                 for (const auto& c : checks)

@@ -69,7 +69,8 @@ int exit_code_for(Verdict v) {
 Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed, bool error) {
     if (error) return Verdict::error;
     if (!completed) return Verdict::inconclusive;
-    bool hypotheses_proven = true, all_proven = true, conclusion_shown = false, conclusion_false = false;
+    bool hypotheses_proven = true, hypothesis_stated = false, all_proven = true, conclusion_shown = false,
+         conclusion_false = false;
     for (const CheckSummary& c : checks) {
         if (c.status == CheckStatus::not_run) {  // planned, never run: blocks CERTIFIED, and REFUTED (it may
             all_proven = false;                  // be a hypothesis that was never checked)
@@ -79,11 +80,14 @@ Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed,
         const CheckStatus s = status_for_role(c.role, c.status);
         if (c.role == Role::hypothesis && s == CheckStatus::disproven) return Verdict::outside_hypotheses;
         if (c.role == Role::hypothesis && s != CheckStatus::proven) hypotheses_proven = false;
+        if (c.role == Role::hypothesis) hypothesis_stated = true;
         if (c.role == Role::conclusion && s == CheckStatus::disproven) conclusion_false = true;
         if (c.role == Role::conclusion && s == CheckStatus::proven) conclusion_shown = true;
         if (s != CheckStatus::proven) all_proven = false;
     }
-    if (conclusion_false && hypotheses_proven) return Verdict::refuted;
+    // A witness refutes the theorem only on an instance shown to satisfy it: at least one of its
+    // hypotheses stated (not trivially true) and every one proven.
+    if (conclusion_false && hypotheses_proven && hypothesis_stated) return Verdict::refuted;
     return all_proven && conclusion_shown ? Verdict::certified : Verdict::inconclusive;
 }
 
