@@ -25,18 +25,25 @@ def _tube(ax, p):
 
 
 def _sweep(ax, p):
-    xs_all = []
+    xs_all, first = [], None  # first: the first drawn point, through which a slope-only reference passes
     for s in p.get("series", []):
         x, lo, hi = _finite(s["x"]), _finite(s["lo"]), _finite(s["hi"])
         mid = [0.5 * (a + b) for a, b in zip(lo, hi)]
         err = [[m - a for m, a in zip(mid, lo)], [b - m for m, b in zip(mid, hi)]]
         ax.errorbar(x, mid, yerr=err, fmt="o", capsize=3, label=s.get("label"))
         xs_all += [v for v in x if v == v]
+        if first is None:
+            first = next(((a, m) for a, m in zip(x, mid) if a == a and m == m and a > 0), None)
     if xs_all:
         lo_x, hi_x = min(xs_all), max(xs_all)
         for r in p.get("references", []):
             xs = [lo_x, hi_x]
-            ax.plot(xs, [r["coefficient"] * v ** r["slope"] for v in xs], "--", label=r.get("label"))
+            c = r.get("coefficient")
+            if c is None or c != c:  # a slope only (SweepPlot::add_slope): drawn through the first point
+                if first is None:
+                    continue
+                c = first[1] / first[0] ** r["slope"]
+            ax.plot(xs, [c * v ** r["slope"] for v in xs], "--", label=r.get("label"))
 
 
 def _circle(ax, p):
