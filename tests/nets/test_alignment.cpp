@@ -15,15 +15,10 @@
 using namespace flowcert;
 using namespace flowcert::nets;
 using flowcert::test_support::figure2_spec;
+using flowcert::test_support::xor8_spec;
 
 namespace {
 
-TwoLayerSpec xor8() {
-    TwoLayerSpec s;
-    s.x = {{"2", "1"}, {"1", "2"}, {"-1", "2.1"}, {"-2.2", "1"}, {"-2", "-1.3"}, {"-1.2", "-2"}, {"1.1", "-2"}, {"2", "-0.9"}};
-    s.y = {"-1", "-1", "1", "1", "-1", "-1", "1", "1"};
-    return s;
-}
 QVec random_w(std::mt19937_64& gen) {
     std::uniform_int_distribution<int> U(-1000, 1000);
     return {Rational(U(gen), 97), Rational(U(gen), 89)};
@@ -38,7 +33,7 @@ QVec add(QVec a, const QVec& b, const Rational& t) {
 TEST_CASE("G_exact equals <w, D(w,0)> and the interval G encloses it at random rational directions", "[alignment]") {
     std::mt19937_64 gen(3);
     for (const std::string gamma : {"0", "0.3"}) {
-        TwoLayerSpec s = xor8();
+        TwoLayerSpec s = xor8_spec();
         s.gamma = gamma;
         const AlignmentData a = alignment_data(s);
         const TwoLayerModel<IntervalMp> model(s, 128);
@@ -86,7 +81,7 @@ TEST_CASE("D_u is the min-norm element of its set: no element on a fine eta grid
 
 TEST_CASE("every activation pattern of a random direction is one of the enumerated cones", "[alignment]") {
     std::mt19937_64 gen(11);
-    const AlignmentData a = alignment_data(xor8());
+    const AlignmentData a = alignment_data(xor8_spec());
     const Cones2 c = activation_cones_2d(a);
     REQUIRE(c.status == Cones2::Status::exact);
     std::set<std::vector<int>> U;

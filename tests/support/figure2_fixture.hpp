@@ -24,6 +24,15 @@ inline nets::TwoLayerSpec figure2_spec() {
     return s;
 }
 
+// An eight-point XOR-like data set in R^2, labels alternating by quadrant pairs (TwoLayerSpec defaults
+// otherwise); used by tests/nets/test_alignment.cpp and tests/proofs/bf/test_bf_data_constants.cpp.
+inline nets::TwoLayerSpec xor8_spec() {
+    nets::TwoLayerSpec s;
+    s.x = {{"2", "1"}, {"1", "2"}, {"-1", "2.1"}, {"-2.2", "1"}, {"-2", "-1.3"}, {"-1.2", "-2"}, {"1.1", "-2"}, {"2", "-0.9"}};
+    s.y = {"-1", "-1", "1", "1", "-1", "-1", "1", "1"};
+    return s;
+}
+
 // Balanced Gaussian initialization of m neurons [BF2025, eq. (3)]: (a, w) = (lambda / sqrt m)(a~, w~) with
 // |a~_j| = |w~_j|, from the random streams of `seed`.
 inline nets::InitSpec balanced_init(std::size_t m, std::uint64_t seed, std::string lambda) {

@@ -21,15 +21,10 @@ using namespace flowcert::nets;
 using namespace flowcert::proofs::bf;
 using flowcert::test_support::assumption3_spec;
 using flowcert::test_support::figure2_spec;
+using flowcert::test_support::xor8_spec;
 
 namespace {
 
-TwoLayerSpec xor8() {
-    TwoLayerSpec s;
-    s.x = {{"2", "1"}, {"1", "2"}, {"-1", "2.1"}, {"-2.2", "1"}, {"-2", "-1.3"}, {"-1.2", "-2"}, {"1.1", "-2"}, {"2", "-0.9"}};
-    s.y = {"-1", "-1", "1", "1", "-1", "-1", "1", "1"};
-    return s;
-}
 TwoLayerSpec orthogonal() {
     TwoLayerSpec s;
     s.x = {{"1", "0"}, {"0", "1"}};
@@ -81,7 +76,7 @@ TEST_CASE("on the Figure-2 data the only extremal vector is D* = (1/n) sum y_k x
 
 TEST_CASE("the XOR-like data have four extremal vectors: two strict local maxima and two strict local minima of G",
           "[bf][theorem1]") {
-    const AlignmentData a = alignment_data(xor8());
+    const AlignmentData a = alignment_data(xor8_spec());
     const Cones2 c = activation_cones_2d(a);
     const Theorem1Constants K = theorem1_constants(a, c, 128);
     REQUIRE(K.result.is_proven());
@@ -206,7 +201,7 @@ TEST_CASE("dense sampling of the circle never exceeds the certified D_max, max G
     os.y = {"1", "1", "-1", "-1"};
     TwoLayerSpec leaky = figure2_spec();
     leaky.gamma = "0.2";
-    for (const TwoLayerSpec& s : {figure2_spec(), xor8(), os, leaky}) {
+    for (const TwoLayerSpec& s : {figure2_spec(), xor8_spec(), os, leaky}) {
         const AlignmentData a = alignment_data(s);
         const Cones2 c = activation_cones_2d(a);
         const Theorem1Constants K = theorem1_constants(a, c, 128);
