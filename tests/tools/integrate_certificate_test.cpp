@@ -300,7 +300,9 @@ TEST_CASE("an edited switching event is rejected with its field named") {
         j = slide;
         expect = "events[0].kind: the crossing of 'x' = 0 is not proven";
     }
-    CHECK(rejection(j).find(expect) != std::string::npos);
+    const std::string why = rejection(j);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
 }
 
 TEST_CASE("damaged switching certificates never crash the check, and what it accepts is true (seeded, 400 edits)") {
@@ -376,7 +378,9 @@ TEST_CASE("MPFR certificates are re-validated at their precision; an inexact or 
             if (a == "--precision=80") a = "--precision=53";
         expect = "not exact at 53 bits";
     }
-    CHECK(rejection(e).find(expect) != std::string::npos);
+    const std::string why = rejection(e);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
 }
 
 TEST_CASE("with --tube the tube is in the certificate and re-validated piece by piece") {
@@ -407,5 +411,7 @@ TEST_CASE("with --tube the tube is in the certificate and re-validated piece by 
         j["steps"][3]["tube"].erase(0);
         expect = "steps[3].tube: 7 pieces";
     }
-    CHECK(rejection(j).find(expect) != std::string::npos);
+    const std::string why = rejection(j);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
 }
