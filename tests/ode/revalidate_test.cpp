@@ -175,12 +175,12 @@ TEST_CASE("a crossing needs opposite signs around the stretch and d/dt of one si
     }
     SECTION("d/dt not certain on one straddling step") {
         signs[2].slope[0] = 0;
-        CHECK(why().find("events[0].kind: the crossing of 'x' = 0 is not proven: d/dt of the argument is not "
+        CHECK(why().find("claim.events[0].kind: the crossing of 'x' = 0 is not proven: d/dt of the argument is not "
                          "certainly of one sign on the hull steps that straddle the kink (step 2)") == 0);
     }
     SECTION("d/dt of the other sign on one straddling step") {
         signs[1].slope[0] = 1;
-        CHECK(why().find("events[0].kind") == 0);
+        CHECK(why().find("claim.events[0].kind") == 0);
     }
     SECTION("the same sign after the stretch: the set touched the kink and came back") {
         signs[3].sign[0] = 1;
@@ -195,7 +195,7 @@ TEST_CASE("a crossing needs opposite signs around the stretch and d/dt of one si
         claims[0].direction = 0;
         CHECK(why().empty());
         claims[0].t1 = D("2.5");
-        CHECK(why().find("events[0].time: [1, 2.5] does not contain the span [1, 3] of the hull steps (1..2)") == 0);
+        CHECK(why().find("claim.events[0].time: [1, 2.5] does not contain the span [1, 3] of the hull steps (1..2)") == 0);
     }
     SECTION("a hull step that does not straddle is outside the span") {
         signs[2] = {{-1}, {0}};
@@ -204,7 +204,7 @@ TEST_CASE("a crossing needs opposite signs around the stretch and d/dt of one si
     }
     SECTION("no claim") {
         claims.clear();
-        CHECK(why().find("events: the kink of 'x' straddles 0 on the hull steps 1..2, time [1, 3], and no event "
+        CHECK(why().find("claim.events: the kink of 'x' straddles 0 on the hull steps 1..2, time [1, 3], and no event "
                          "claims it") == 0);
     }
 }

@@ -3,6 +3,9 @@
 #include "revalidate_events.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
 
 #include "lohner_step.hpp"
 
@@ -29,7 +32,12 @@ struct Straddled {
     bool claimed = false;
 };
 
-std::string span_text(double lo, double hi) { return "[" + fmt(lo) + ", " + fmt(hi) + "]"; }
+// All digits: the bounds that decide may differ in the last ones.
+std::string span_text(double lo, double hi) {
+    char b[80];
+    std::snprintf(b, sizeof b, "[%.17g, %.17g]", lo, hi);
+    return b;
+}
 
 template <Interval I>
 std::vector<Straddled<I>> derive(const std::vector<StepRecord<I>>& records, const std::vector<KinkSigns>& signs,
@@ -96,18 +104,20 @@ std::string check_events(const taylor::VectorField& field, const std::vector<Ste
     const std::vector<int> relus = relu_nodes(field);
     std::vector<Straddled<I>> derived = derive(records, signs, start, end, final_record, relus.size());
     crossings = contacts = 0;
+    std::map<std::tuple<int, int, int>, std::size_t> by_stretch;  // (kink, before, after) -> derived
+    for (std::size_t i = 0; i < derived.size(); ++i)
+        by_stretch[{derived[i].kink, derived[i].before, derived[i].after}] = i;
     for (std::size_t q = 0; q < claimed.size(); ++q) {
         const SwitchEvent<I>& e = claimed[q];
-        const std::string at = "events[" + std::to_string(q) + "]";
+        const std::string at = "claim.events[" + std::to_string(q) + "]";
         const auto it = std::find(relus.begin(), relus.end(), e.relu);
         if (it == relus.end()) return at + ".relu: node " + std::to_string(e.relu) + " is not a relu of the field";
         const int kink = static_cast<int>(it - relus.begin());
         const std::string expr = field.to_text(field.nodes()[e.relu].a);
         if (e.argument != field.nodes()[e.relu].a)
             return at + ".expression: not the argument '" + expr + "' of that relu";
-        Straddled<I>* d = nullptr;
-        for (auto& s : derived)
-            if (s.kink == kink && s.before == e.before && s.after == e.after) d = &s;
+        const auto found = by_stretch.find({kink, e.before, e.after});
+        Straddled<I>* d = found == by_stretch.end() ? nullptr : &derived[found->second];
         if (!d)
             return at + ": no stretch of hull steps between steps " + std::to_string(e.before) + " and " +
                    std::to_string(e.after) + " on the run's chain straddles the kink of '" + expr + "'";
@@ -130,7 +140,7 @@ std::string check_events(const taylor::VectorField& field, const std::vector<Ste
     }
     for (const auto& s : derived)
         if (!s.claimed)
-            return "events: the kink of '" + field.to_text(field.nodes()[relus[s.kink]].a) +
+            return "claim.events: the kink of '" + field.to_text(field.nodes()[relus[s.kink]].a) +
                    "' straddles 0 on the hull steps " + std::to_string(s.first) + ".." + std::to_string(s.last) +
                    ", time " + span_text(lower(s.t0), upper(s.t1)) + ", and no event claims it";
     return {};

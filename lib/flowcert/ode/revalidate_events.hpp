@@ -32,7 +32,7 @@ std::vector<int> relu_nodes(const taylor::VectorField& field);
 // Compares the claimed events with the ones the records prove. `start`/`end`: the re-derived
 // time enclosures at the beginning / end of each record. Returns "" when every claim is proven
 // and no straddled kink is left unclaimed; otherwise the first problem, naming the event's
-// field (events[k].kind, .direction, .time, ...).
+// field (claim.events[k].kind, .direction, .time, ...).
 template <Interval I>
 std::string check_events(const taylor::VectorField& field, const std::vector<StepRecord<I>>& records,
                          const std::vector<KinkSigns>& signs, const std::vector<I>& start, const std::vector<I>& end,
