@@ -347,7 +347,7 @@ TEST_CASE("damaged switching certificates never crash the check, and what it acc
     CHECK(rejected > 250);
 }
 
-TEST_CASE("MPFR certificates are re-validated at their precision; an inexact or edited number is rejected") {
+TEST_CASE("MPFR certificates are re-validated at their precision, an inexact or edited number is rejected") {
     // (at 80 bits the default tolerance 2^-80/100 is below what a first-order hull step can pass a kink with)
     const json j = certificate({"--formula", "var:x,v; fun:v, -4*relu(x)+relu(-x);", "--init", "1,0", "--time", "2",
                                 "--precision", "80", "--output-times", "1/3", "--tolerance", "1e-16"});
