@@ -97,6 +97,13 @@ private:
     ExactNumber lo_, hi_;
 };
 
+// A field that is one of two words: false for `first`, true for `second`.
+bool is_second(const json& j, const std::string& where, const char* first, const char* second) {
+    if (j == first) return false;
+    if (j == second) return true;
+    throw Malformed(where + ": expected \"" + first + "\" or \"" + second + "\"");
+}
+
 int read_int(const json& j, const std::string& where, int lo, int hi) {
     if (!j.is_number_integer()) throw Malformed(where + ": expected an integer");
     const long long v = j.get<long long>();
@@ -222,10 +229,8 @@ bool read_integrate_certificate(const json& j, const taylor::VectorField& f, boo
             const json& e = evs[k];
             const std::string w = "claim.events[" + std::to_string(k) + "].";
             ode::SwitchEvent<I> ev;
-            const json& kind = field(e, "kind", w);
-            if (kind == "crossing") ev.kind = ode::EventKind::crossing;
-            else if (kind == "contact") ev.kind = ode::EventKind::contact;
-            else throw Malformed(w + "kind: expected \"crossing\" or \"contact\"");
+            ev.kind = is_second(field(e, "kind", w), w + "kind", "crossing", "contact") ? ode::EventKind::contact
+                                                                                         : ode::EventKind::crossing;
             ev.relu = read_int(field(e, "relu", w), w + "relu", 0, nodes - 1);
             const json& expr = field(e, "expression", w);
             if (!expr.is_string()) throw Malformed(w + "expression: expected a string");
@@ -245,10 +250,8 @@ bool read_integrate_certificate(const json& j, const taylor::VectorField& f, boo
             const json& s = steps[i];
             const std::string w = "steps[" + std::to_string(i) + "].";
             ode::StepRecord<I> r;
-            const json& kind = field(s, "kind", w);
-            if (kind == "smooth") r.kind = ode::StepKind::smooth;
-            else if (kind == "hull") r.kind = ode::StepKind::hull;
-            else throw Malformed(w + "kind: expected \"smooth\" or \"hull\"");
+            r.kind = is_second(field(s, "kind", w), w + "kind", "smooth", "hull") ? ode::StepKind::hull
+                                                                                   : ode::StepKind::smooth;
             r.from = read_int(field(s, "from", w), w + "from", -1, i - 1);
             r.stop = read_int(field(s, "stop", w), w + "stop", -1, static_cast<int>(outs.size()));
             if (r.stop < 0) r.h = rd.point(field(s, "h", w), w + "h");
