@@ -291,7 +291,6 @@ void run(cert::Context& ctx) {
         {"contribution bounds C_1, C_3", to_string(box.CN(0), 4) + ", " + to_string(box.CN(2), 4)},
         {"S_1, S_3 (negative two-sample neurons), sum_S |theta_j(T)|^2", std::to_string(box.S_count(0)) + ", " + std::to_string(box.S_count(2)) + ", " + to_string(box.S2S(), 6)},
         {"Q (negative, pattern undecided), sum_Q |theta_j(T)|^2", std::to_string(box.Q().size()) + ", " + to_string(box.S2Q(), 6)},
-        {"Q growth rate kappa: |theta_j(t)| <= |theta_j(T)| e^{kappa Gamma(t)}", to_string(proofs::negligible_growth_rate(data), 6)},
         {"Lojasiewicz constant K (step 6Q), tail 2 sqrt(K q_max / A_min)", to_string(proofs::lojasiewicz_constant(box, G), 6) + ", " + to_string(proofs::negligible_tail(box, G), 6)},
         {"tau_pin, tau_S", to_string(proofs::pinning_time(box, G), 6) + ", " + to_string(proofs::s_crossing_time(box, G), 6)},
         {"output perturbation q_max on [T, T1]", to_string(proofs::q_max(box, G), 6)}, {"A_moving (all t >= T)", to_string(proofs::a_min_moving(box, G), 6)},

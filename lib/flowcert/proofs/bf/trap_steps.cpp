@@ -278,18 +278,19 @@ namespace {
 IntervalD det2(const std::array<IntervalD, 2>& u, const std::array<IntervalD, 2>& v) { return u[0] * v[1] - u[1] * v[0]; }
 }  // namespace
 
-IntervalD negligible_growth_rate(const ThreePointData& data) {
-    // step 3Q(b): n g = sum_k r_k x_k = c_1 x_1 + c_3 x_3 with c_i = r_i + alpha_i r_2 (x_2 = alpha_1 x_1 + alpha_3 x_3),
-    // so |c_1| <= n |x_3| |g| / |det|, |c_3| <= n |x_1| |g| / |det| (rows of [x_1 x_3]^{-1}), det = det(x_1, x_3)
-    const IntervalD dt = abs(det2(data.X[0], data.X[2]));
-    return IntervalD(1) + IntervalD(2) * data.xnorm[0] * data.xnorm[2] / dt;
+IntervalD negligible_norm_bound(const IntervalD& s, const IntervalD& G) {
+    // step 3Q(b): for a_j < 0, d|theta_j|^2/dt = (4 |a_j| / n) sum_k r_k sigma(z_jk) (any selection), and with r_1, r_3 < 0
+    // that sum is <= max(n <w_j, g>, 0): if z_j2 >= 0 the inactive samples are extreme ones, whose terms r_k z_jk > 0 are
+    // left out of n <w_j, g> = sum_k r_k z_jk; if z_j2 < 0 at most one extreme sample is active and the sum is <= 0.
+    // So d|theta_j|/dt <= |theta_j| |g| (2 |a_j| |w_j| <= |theta_j|^2).
+    return nonneg_upper(s * exp(G));
 }
 
 IntervalD negligible_output_bound(const TrapBox& box, std::size_t k, const IntervalD& G) {
     if (box.Q().empty()) return IntervalD(0);
-    // a_j sigma(z_jk) in [-|a_j| |w_j| |x_k|, 0], |a_j| |w_j| <= |theta_j|^2 / 2 <= s_j^2 e^{2 kappa Gamma} / 2
-    const IntervalD kappa = negligible_growth_rate(box.data());
-    return nonneg_upper(box.data().xnorm[k] * box.S2Q() * exp(IntervalD(2) * kappa * G) / IntervalD(2));
+    // a_j sigma(z_jk) in [-|a_j| |w_j| |x_k|, 0], |a_j| |w_j| <= |theta_j|^2 / 2 <= s_j^2 e^{2 Gamma} / 2
+    const IntervalD e = negligible_norm_bound(IntervalD(1), G);
+    return nonneg_upper(box.data().xnorm[k] * box.S2Q() * sqr(e) / IntervalD(2));
 }
 
 ProofResult negligible_premise(const TrapBox& box, const IntervalD& G) {
@@ -311,11 +312,10 @@ IntervalD lojasiewicz_constant(const TrapBox& box, const IntervalD& G) {
     if (!negligible_premise(box, G).is_proven()) return infinite_bound();
     // D_min: in a mixed pattern (sign z_1 != sign z_3) D_j = -(1/n)(r_i x_i + eta r_2 x_2), i the active extreme sample,
     // eta in [0, 1], so |D_j| >= |r_i| |det(x_i, x_2)| / (n |x_2|) (distance of r_i x_i to the line of x_2)
-    IntervalD dmin = infinite_bound();
-    for (std::size_t i : {std::size_t(0), std::size_t(2)}) {
-        const IntervalD di = point(lower(residual_margin(box, i, G) * abs(det2(d.X[i], d.X[1])) * d.inv_n / d.xnorm[1]));
-        if (lower(di) < lower(dmin)) dmin = di;
-    }
+    double dmin_lo = kInf;
+    for (std::size_t i : {std::size_t(0), std::size_t(2)})
+        dmin_lo = std::min(dmin_lo, lower(residual_margin(box, i, G) * abs(det2(d.X[i], d.X[1])) * d.inv_n / d.xnorm[1]));
+    const IntervalD dmin = point(dmin_lo);
     if (!certainly_positive(dmin)) return infinite_bound();
     // phi_j = a_j sum_k r*_k sigma(z_jk) <= c_phi |a_j| |w_j|, c_phi = r*_2 max(alpha_1 |x_1|, alpha_3 |x_3|) (zero unless mixed)
     const IntervalD det13 = det2(d.X[0], d.X[2]);
@@ -324,8 +324,7 @@ IntervalD lojasiewicz_constant(const TrapBox& box, const IntervalD& G) {
     // kappa2 = 1 + Phi_max / (2 |r*|^2): q(Phi) = (Phi^2 / |r*|^2 + 2 Phi) / (2n) <= kappa2 Phi / n for 0 <= Phi <= Phi_max
     IntervalD r2(0);
     for (std::size_t k = 0; k < 3; ++k) r2 += sqr(d.rstar[k]);
-    const IntervalD kappa = negligible_growth_rate(d);
-    const IntervalD phimax = cphi * box.S2Q() * exp(IntervalD(2) * kappa * G) / IntervalD(2);
+    const IntervalD phimax = cphi * box.S2Q() * sqr(negligible_norm_bound(IntervalD(1), G)) / IntervalD(2);
     const IntervalD kappa2 = IntervalD(1) + phimax / (IntervalD(2) * r2);
     const IntervalD KQ = kappa2 * cphi * d.inv_n / sqr(dmin);  // Phi/n <= c_phi / (n D_min^2) sum_Q |theta_j'|^2
     return IntervalD::bounds(0.0, std::max(upper(K), upper(KQ)));

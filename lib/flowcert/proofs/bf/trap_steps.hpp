@@ -65,9 +65,9 @@ IntervalD final_regime_time(const TrapBox& box, const IntervalD& G);          //
 bool early(const TrapBox& box);
 
 // ---- step 3Q: negative neurons of undecided pattern (class Q) -----------------------------------
-// kappa = 1 + 2 |x_1| |x_3| / |det(x_1, x_3)|: |theta_j(t)| <= s_j e^{kappa Gamma(t)} for every Q neuron (step 3Q(b)).
-IntervalD negligible_growth_rate(const ThreePointData& data);
-// |h_Q(x_k)(t)| <= |x_k| S2Q e^{2 kappa Gamma} / 2 and h_Q(x_k) <= 0 (step 3Q(c)); 0 without Q neurons.
+// Step 3Q(b): |theta_j(t)| <= s_j e^{Gamma(t)} for a Q neuron with |theta_j(T)| <= s_j, while r_1, r_3 < 0.
+IntervalD negligible_norm_bound(const IntervalD& s, const IntervalD& G);
+// |h_Q(x_k)(t)| <= |x_k| S2Q e^{2 Gamma} / 2 and h_Q(x_k) <= 0 (step 3Q(c)); 0 without Q neurons.
 IntervalD negligible_output_bound(const TrapBox& box, std::size_t k, const IntervalD& G);
 // The step-3Q premise: r_1(t), r_3(t) certainly < 0 in the region and r*_2 > 0 (proven and vacuous without Q).
 ProofResult negligible_premise(const TrapBox& box, const IntervalD& G);
