@@ -281,7 +281,9 @@ void run(cert::Context& ctx) {
     const IntervalD gstar = proofs::gamma_star(box, G), tau = proofs::final_regime_time(box, G);
     R.step(c_boot, "[docs/bf.md step 7]")
         .statement("the region {Gamma(t) < Gamma} cannot be left, so the flow stays in it for all t >= T; then T1 = T + tau <= " +
-                   fmt(res.t_reached + upper(tau)) + " and E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0")
+                   fmt(res.t_reached + upper(tau)) +
+                   (box.Q().empty() ? std::string(" and E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0")
+                                    : std::string(" and E(t) <= E(T) exp(-(t - T1) / K) -> 0 (docs/bf.md step 6Q)")))
         .lt({"Gamma*(Gamma), docs/bf.md step 6", gstar}, {"Gamma", G});
     auto& tb = R.table("(c) trapping argument: constants at T", {"quantity", "enclosure"});
     const std::vector<std::pair<std::string, std::string>> rows = {
@@ -296,7 +298,9 @@ void run(cert::Context& ctx) {
         {"output perturbation q_max on [T, T1]", to_string(proofs::q_max(box, G), 6)}, {"A_moving (all t >= T)", to_string(proofs::a_min_moving(box, G), 6)},
         {"Gamma (chosen)", fmt(gc.Gamma)}, {"Gamma*(Gamma)", to_string(gstar, 6)}, {"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(tau, 6)},
         {"G0 = sup |g| for t >= T", to_string(proofs::gradient_bound(box, G), 6)}, {"A_min", to_string(Amin, 6)},
-        {"PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))", to_string(IntervalD(2) * data.lambda_min * Amin, 6)}, {"min margin", to_string(marg, 6)}};
+        {box.Q().empty() ? "PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))" : "rate 1/K (step 6Q): E(t) <= E(T) exp(-rate (t - T1))",
+         box.Q().empty() ? to_string(IntervalD(2) * data.lambda_min * Amin, 6) : to_string(IntervalD(1) / IntervalD::bounds(upper(proofs::lojasiewicz_constant(box, G)), upper(proofs::lojasiewicz_constant(box, G))), 6)},
+        {"min margin", to_string(marg, 6)}};
     for (const auto& r : rows) tb.add_row({r.first, r.second});
     for (std::size_t k = 0; k < 3; ++k) tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T (step 4 bound)", to_string(proofs::residual_step4(box, k, G), 6)});
     finish("");
