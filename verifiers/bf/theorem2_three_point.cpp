@@ -104,6 +104,12 @@ std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& mode
     return {fmt(t), phase, to_string(nets::risk(model, th), 6), to_string(sa2, 4), std::to_string(pa), std::to_string(po), std::to_string(nn), to_string(db, 4)};
 }
 
+// 1/K of step 6Q for the table ("none" when K is not finite: the step-6Q premises fail).
+std::string q_rate(const IntervalD& K) {
+    if (!std::isfinite(upper(K)) || !(upper(K) > 0)) return "none (K not finite)";
+    return to_string(IntervalD(1) / IntervalD::bounds(upper(K), upper(K)), 6);
+}
+
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     cert::Report& R = ctx.report;
@@ -299,7 +305,7 @@ void run(cert::Context& ctx) {
         {"Gamma (chosen)", fmt(gc.Gamma)}, {"Gamma*(Gamma)", to_string(gstar, 6)}, {"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(tau, 6)},
         {"G0 = sup |g| for t >= T", to_string(proofs::gradient_bound(box, G), 6)}, {"A_min", to_string(Amin, 6)},
         {box.Q().empty() ? "PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))" : "rate 1/K (step 6Q): E(t) <= E(T) exp(-rate (t - T1))",
-         box.Q().empty() ? to_string(IntervalD(2) * data.lambda_min * Amin, 6) : to_string(IntervalD(1) / IntervalD::bounds(upper(proofs::lojasiewicz_constant(box, G)), upper(proofs::lojasiewicz_constant(box, G))), 6)},
+         box.Q().empty() ? to_string(IntervalD(2) * data.lambda_min * Amin, 6) : q_rate(proofs::lojasiewicz_constant(box, G))},
         {"min margin", to_string(marg, 6)}};
     for (const auto& r : rows) tb.add_row({r.first, r.second});
     for (std::size_t k = 0; k < 3; ++k) tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T (step 4 bound)", to_string(proofs::residual_step4(box, k, G), 6)});
