@@ -2,6 +2,7 @@
 #include "flowcert/proofs/bf/trap_tracking.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "flowcert/proofs/bf/format.hpp"
 
@@ -87,6 +88,8 @@ TrapNeuron TubeTracker::neuron_at_T(std::size_t j, const IntervalD& a, const Int
     const Classified c = classify(a, z, nt, signs_);
     tn.cls = c.cls;
     tn.k = c.k;
+    if (j < negative_forever_.size() && negative_forever_[j] && certainly_positive(a))  // two proven facts disagree: a bug
+        throw std::logic_error("neuron " + std::to_string(j) + ": a_j(T) certainly > 0 although a_j(t) < 0 for all t (Lemma 1, eq. (4))");
     if (c.cls == NeuronClass::unclassified && j < negative_forever_.size() && negative_forever_[j]) {
         tn.cls = NeuronClass::negligible;  // step 3Q: negative for all t, pattern undecided
         return tn;
