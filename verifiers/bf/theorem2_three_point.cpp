@@ -29,9 +29,9 @@ const char* c_lstar = "(c) least-squares loss L* > 0";
 const char* c_lmin = "(c) lambda_min(X^T X / n) > 0";
 const char* b_tube = "(b) certified tube reaches T";
 const char* b_loss = "(b) loss on [0, T] bounded below by a positive number";
-const char* c_class = "(c) every neuron at T is frozen, all-active (P), a negative one-sample neuron (N_k) or a negative two-sample neuron (S_i)";
+const char* c_class = "(c) every neuron at T is frozen, all-active (P), a negative one-sample neuron (N_k), a negative two-sample neuron (S_i) or negative for all t (Q)";
 const char* c_speed = "(c) N_k neurons: |a_j(t)| bounded away from 0 until z_jk <= 0 (Lemma 1 or step 2')";
-const char* c_res = "(c) residual sign r_k(t) < 0 at the samples of N_k and S_k neurons";
+const char* c_res = "(c) residual sign r_k(t) < 0 at the samples of N_k and S_k neurons (both extreme samples with Q neurons)";
 const char* c_sdrift = "(c) S_i neurons: c_i(t) = r_2 <x_i, x_2> + r_i' <x_i, x_i'> > 0 (z_ji increases while negative)";
 const char* c_smarg = "(c) S_i neurons stay active on x_2 and x_i' (margin at Gamma), |a_j| bounded away from 0";
 const char* c_amin = "(c) A_min = inf sum_P a_j^2 > 0";
@@ -104,6 +104,12 @@ std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& mode
     return {fmt(t), phase, to_string(nets::risk(model, th), 6), to_string(sa2, 4), std::to_string(pa), std::to_string(po), std::to_string(nn), to_string(db, 4)};
 }
 
+// 1/K of step 6Q for the table ("none" when K is not finite: the step-6Q premises fail).
+std::string q_rate(const IntervalD& K) {
+    if (!std::isfinite(upper(K)) || !(upper(K) > 0)) return "none (K not finite)";
+    return to_string(IntervalD(1) / IntervalD::bounds(upper(K), upper(K)), 6);
+}
+
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     cert::Report& R = ctx.report;
@@ -159,8 +165,8 @@ void run(cert::Context& ctx) {
     bf::export_initialization(ctx, is, model, init);  // --export-instance
     // Theorem 2 assumes a balanced or dominated initialization (eq. (4)); route "none" does not (the trap tracks
     // the signs of a_j itself): evidence there.
-    (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]"))
-        .result(proofs::eq4_at_initialization(is, init));
+    const flowcert::ProofResult eq4 = proofs::eq4_at_initialization(is, init);
+    (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]")).result(eq4);
     const auto cones = nets::activation_cones_2d(t2.data);
     const auto k1 = proofs::theorem1_constants(t2.data, cones, bits);
     const IntervalD eps = in.has("epsilon") ? in.interval_d("epsilon") : IntervalD::from_decimal("0.3");
@@ -183,6 +189,7 @@ void run(cert::Context& ctx) {
     double loss_lo = std::numeric_limits<double>::infinity();
     std::size_t step_no = 0;
     proofs::TubeTracker tracker(data, nets::balancedness(init.theta));
+    tracker.set_negative_forever(proofs::negative_forever(init.theta.a, eq4.is_proven()));  // class Q (docs/bf.md step 3Q)
     const auto res = nets::integrate_gradient_flow(model, init.theta, o, [&](const nets::FlowStep& st) {
         const std::array<IntervalD, 3> rk = step_residuals(model, st, lumped);
         const IntervalD L = lumped ? meet(nets::risk(model, st.tube), risk_of_residuals(model, rk)) : nets::risk(model, st.tube);
@@ -235,7 +242,7 @@ void run(cert::Context& ctx) {
         .holds(box.unclassified() == 0, std::to_string(box.frozen()) + " frozen, " + std::to_string(box.P().size()) + " all-active, " +
                                             std::to_string(box.N_count(0)) + " N_1, " + std::to_string(box.N_count(2)) + " N_3, " +
                                             std::to_string(box.S_count(0)) + " S_1, " + std::to_string(box.S_count(2)) + " S_3, " +
-                                            std::to_string(box.unclassified()) + " unclassified" +
+                                            std::to_string(box.Q().size()) + " Q, " + std::to_string(box.unclassified()) + " unclassified" +
                                             (box.unclassified() ? " (first: " + first_bad + "); a longer horizon T may resolve it" : ""));
     if (box.unclassified() != 0) return finish("a neuron at T is not classified");
     const proofs::GammaChoice gc = proofs::choose_gamma(box);  // heuristic; every premise is checked at this Gamma
@@ -246,12 +253,12 @@ void run(cert::Context& ctx) {
     std::string rs;
     double worst = -std::numeric_limits<double>::infinity();
     for (std::size_t k : {std::size_t(0), std::size_t(2)}) {
-        if (box.N_count(k) == 0 && box.S_count(k) == 0) continue;
+        if (box.N_count(k) == 0 && box.S_count(k) == 0 && box.Q().empty()) continue;
         const IntervalD rk = proofs::residual_bound(box, k, G);
         rs += (rs.empty() ? "" : "; ") + std::string("r_") + std::to_string(k + 1) + "(t) in " + to_string(rk, 6);
         worst = std::max(worst, upper(rk));
     }
-    if (rs.empty()) R.step(c_res, "[BF2025, Assumption 6; docs/bf.md step 5]").trivially_true("no N_k or S_k neuron at T").holds(true, "vacuous");
+    if (rs.empty()) R.step(c_res, "[BF2025, Assumption 6; docs/bf.md step 5]").trivially_true("no N_k, S_k or Q neuron at T").holds(true, "vacuous");
     else R.step(c_res, "[BF2025, Assumption 6; docs/bf.md step 5]").statement(rs + atG).lt({"max_k sup_{t >= T} r_k(t)", IntervalD::bounds(worst, worst)}, cert::exact("0", "0"));
     if (box.S().empty()) {
         R.step(c_sdrift, "[docs/bf.md step 3]").trivially_true("no S_i neuron at T").holds(true, "vacuous");
@@ -280,7 +287,9 @@ void run(cert::Context& ctx) {
     const IntervalD gstar = proofs::gamma_star(box, G), tau = proofs::final_regime_time(box, G);
     R.step(c_boot, "[docs/bf.md step 7]")
         .statement("the region {Gamma(t) < Gamma} cannot be left, so the flow stays in it for all t >= T; then T1 = T + tau <= " +
-                   fmt(res.t_reached + upper(tau)) + " and E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0")
+                   fmt(res.t_reached + upper(tau)) +
+                   (box.Q().empty() ? std::string(" and E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0")
+                                    : std::string(" and E(t) <= E(T) exp(-(t - T1) / K) -> 0 (docs/bf.md step 6Q)")))
         .lt({"Gamma*(Gamma), docs/bf.md step 6", gstar}, {"Gamma", G});
     auto& tb = R.table("(c) trapping argument: constants at T", {"quantity", "enclosure"});
     const std::vector<std::pair<std::string, std::string>> rows = {
@@ -289,11 +298,15 @@ void run(cert::Context& ctx) {
         {"N_1, N_3 (negative one-sample neurons)", std::to_string(box.N_count(0)) + ", " + std::to_string(box.N_count(2))},
         {"contribution bounds C_1, C_3", to_string(box.CN(0), 4) + ", " + to_string(box.CN(2), 4)},
         {"S_1, S_3 (negative two-sample neurons), sum_S |theta_j(T)|^2", std::to_string(box.S_count(0)) + ", " + std::to_string(box.S_count(2)) + ", " + to_string(box.S2S(), 6)},
+        {"Q (negative, pattern undecided), sum_Q |theta_j(T)|^2", std::to_string(box.Q().size()) + ", " + to_string(box.S2Q(), 6)},
+        {"Lojasiewicz constant K (step 6Q), tail 2 sqrt(K q_max / A_min)", to_string(proofs::lojasiewicz_constant(box, G), 6) + ", " + to_string(proofs::negligible_tail(box, G), 6)},
         {"tau_pin, tau_S", to_string(proofs::pinning_time(box, G), 6) + ", " + to_string(proofs::s_crossing_time(box, G), 6)},
         {"output perturbation q_max on [T, T1]", to_string(proofs::q_max(box, G), 6)}, {"A_moving (all t >= T)", to_string(proofs::a_min_moving(box, G), 6)},
         {"Gamma (chosen)", fmt(gc.Gamma)}, {"Gamma*(Gamma)", to_string(gstar, 6)}, {"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(tau, 6)},
         {"G0 = sup |g| for t >= T", to_string(proofs::gradient_bound(box, G), 6)}, {"A_min", to_string(Amin, 6)},
-        {"PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))", to_string(IntervalD(2) * data.lambda_min * Amin, 6)}, {"min margin", to_string(marg, 6)}};
+        {box.Q().empty() ? "PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))" : "rate 1/K (step 6Q): E(t) <= E(T) exp(-rate (t - T1))",
+         box.Q().empty() ? to_string(IntervalD(2) * data.lambda_min * Amin, 6) : q_rate(proofs::lojasiewicz_constant(box, G))},
+        {"min margin", to_string(marg, 6)}};
     for (const auto& r : rows) tb.add_row({r.first, r.second});
     for (std::size_t k = 0; k < 3; ++k) tb.add_row({"r_" + std::to_string(k + 1) + "(t), t >= T (step 4 bound)", to_string(proofs::residual_step4(box, k, G), 6)});
     finish("");

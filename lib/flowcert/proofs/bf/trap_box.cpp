@@ -34,6 +34,12 @@ TrapBox make_trap_box(const ThreePointData& data, const std::vector<TrapNeuron>&
                 t.Si_count_[n.k]++;
                 break;
             }
+            case NeuronClass::negligible: {
+                const IntervalD s = norm3(n.a, n.w0, n.w1);
+                t.Q_.push_back({n.index, s});
+                t.S2Q_ += nonneg_upper(sqr(s));
+                break;
+            }
             case NeuronClass::one_sample: {
                 const double zp = std::max(0.0, upper(n.zpos));
                 t.N_.push_back({n.index, n.k, IntervalD::bounds(0.0, zp), n.speed, point(std::max(0.0, n.a_lo))});

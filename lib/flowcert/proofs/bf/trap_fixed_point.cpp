@@ -46,7 +46,10 @@ GammaChoice choose_gamma(const TrapBox& box) {
                        ", P margin " + fmt(lower(mP)) + " (neuron " + std::to_string(jP) + "), tau_S <= " +
                        fmt(upper(s_crossing_time(box, g0i))) + ", tau_pin <= " + fmt(upper(pinning_time(box, g0i))) +
                        "; step 6 terms: E(T) <= " + fmt(upper(box.E_T())) + ", A_min >= " + fmt(lower(a_min(box, g0i))) +
-                       ", q_max <= " + fmt(upper(q_max(box, g0i))) + ", |pi| <= " + fmt(upper(perturbation_norm(box, g0i)));
+                       ", q_max <= " + fmt(upper(q_max(box, g0i))) + ", |pi| <= " + fmt(upper(perturbation_norm(box, g0i))) +
+                       (box.Q().empty() ? std::string("")
+                                        : "; " + std::to_string(box.Q().size()) + " Q neuron(s): " + negligible_premise(box, g0i).reason +
+                                              ", tail <= " + fmt(upper(negligible_tail(box, g0i))));
     }
     return c;
 }

@@ -2,6 +2,7 @@
 #include "flowcert/proofs/bf/trap_steps.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -51,7 +52,8 @@ IntervalD s_output_bound(const TrapBox& box, std::size_t k, const IntervalD& G) 
 IntervalD residual_step4(const TrapBox& box, std::size_t k, const IntervalD& G) {
     const IntervalD d = p_output_drift(box, k, G);
     const auto& y = box.data().y;
-    return IntervalD::bounds(lower(box.hP(k) - d - box.CN(k) - s_output_bound(box, k, G) - y[k]), upper(box.hP(k) + d - y[k]));
+    return IntervalD::bounds(lower(box.hP(k) - d - box.CN(k) - s_output_bound(box, k, G) - negligible_output_bound(box, k, G) - y[k]),
+                             upper(box.hP(k) + d - y[k]));
 }
 
 IntervalD residual_step5(const TrapBox& box, std::size_t k, const IntervalD& G) {
@@ -96,7 +98,8 @@ IntervalD gradient_bound(const TrapBox& box, const IntervalD& G) {
 // ---- output perturbation ----------------------------------------------------------------------
 
 IntervalD perturbation(const TrapBox& box, std::size_t k, const IntervalD& G) {
-    IntervalD v = nonneg_upper(box.CN(k));
+    // N_k outputs and S_i kinks until T1 (steps 2, 3(e)); Q outputs for all t >= T (step 3Q(c)), not in beta
+    IntervalD v = nonneg_upper(box.CN(k)) + negligible_output_bound(box, k, G);
     for (const SNeuron& q : box.S()) {
         if (q.i != k) continue;
         const double zneg = std::max(0.0, -lower(q.z[k]));
@@ -269,6 +272,71 @@ bool early(const TrapBox& box) {
     return !box.S().empty();
 }
 
+// ---- step 3Q ---------------------------------------------------------------------------------------
+
+namespace {
+IntervalD det2(const std::array<IntervalD, 2>& u, const std::array<IntervalD, 2>& v) { return u[0] * v[1] - u[1] * v[0]; }
+}  // namespace
+
+IntervalD negligible_norm_bound(const IntervalD& s, const IntervalD& G) {
+    // step 3Q(b): for a_j < 0, d|theta_j|^2/dt = (4 |a_j| / n) sum_k r_k sigma(z_jk) (any selection), and with r_1, r_3 < 0
+    // that sum is <= max(n <w_j, g>, 0): if z_j2 >= 0 the inactive samples are extreme ones, whose terms r_k z_jk > 0 are
+    // left out of n <w_j, g> = sum_k r_k z_jk; if z_j2 < 0 at most one extreme sample is active and the sum is <= 0.
+    // So d|theta_j|/dt <= |theta_j| |g| (2 |a_j| |w_j| <= |theta_j|^2).
+    return nonneg_upper(s * exp(G));
+}
+
+IntervalD negligible_output_bound(const TrapBox& box, std::size_t k, const IntervalD& G) {
+    if (box.Q().empty()) return IntervalD(0);
+    // a_j sigma(z_jk) in [-|a_j| |w_j| |x_k|, 0], |a_j| |w_j| <= |theta_j|^2 / 2 <= s_j^2 e^{2 Gamma} / 2
+    const IntervalD e = negligible_norm_bound(IntervalD(1), G);
+    return nonneg_upper(box.data().xnorm[k] * box.S2Q() * sqr(e) / IntervalD(2));
+}
+
+ProofResult negligible_premise(const TrapBox& box, const IntervalD& G) {
+    if (box.Q().empty()) return ProofResult::proven("no Q neuron at T (vacuous)");
+    if (!certainly_positive(box.data().rstar[1])) return ProofResult::not_proven("r*_2 not certainly > 0 (step 3Q needs it)");
+    for (std::size_t i : {std::size_t(0), std::size_t(2)})
+        if (!certainly_positive(residual_margin(box, i, G)))
+            return ProofResult::not_proven("r_" + std::to_string(i + 1) + "(t) not certainly < 0 in the region: sup <= " +
+                                           fmt(upper(residual_bound(box, i, G))));
+    return ProofResult::proven("r_1, r_3 < 0 and r*_2 > 0 for all t >= T in the region");
+}
+
+IntervalD lojasiewicz_constant(const TrapBox& box, const IntervalD& G) {
+    const ThreePointData& d = box.data();
+    const IntervalD A = a_min(box, G);
+    if (!certainly_positive(A)) return infinite_bound();
+    IntervalD K = IntervalD(1) / (IntervalD(2) * d.lambda_min * A);
+    if (box.Q().empty()) return nonneg_upper(K);
+    if (!negligible_premise(box, G).is_proven()) return infinite_bound();
+    // D_min: in a mixed pattern (sign z_1 != sign z_3) D_j = -(1/n)(r_i x_i + eta r_2 x_2), i the active extreme sample,
+    // eta in [0, 1], so |D_j| >= |r_i| |det(x_i, x_2)| / (n |x_2|) (distance of r_i x_i to the line of x_2)
+    double dmin_lo = kInf;
+    for (std::size_t i : {std::size_t(0), std::size_t(2)})
+        dmin_lo = std::min(dmin_lo, lower(residual_margin(box, i, G) * abs(det2(d.X[i], d.X[1])) * d.inv_n / d.xnorm[1]));
+    const IntervalD dmin = point(dmin_lo);
+    if (!certainly_positive(dmin)) return infinite_bound();
+    // phi_j = a_j sum_k r*_k sigma(z_jk) <= c_phi |a_j| |w_j|, c_phi = r*_2 max(alpha_1 |x_1|, alpha_3 |x_3|) (zero unless mixed)
+    const IntervalD det13 = det2(d.X[0], d.X[2]);
+    const IntervalD al1 = abs(det2(d.X[1], d.X[2]) / det13), al3 = abs(det2(d.X[0], d.X[1]) / det13);
+    const IntervalD cphi = point(upper(d.rstar[1])) * max(al1 * d.xnorm[0], al3 * d.xnorm[2]);
+    // kappa2 = 1 + Phi_max / (2 |r*|^2): q(Phi) = (Phi^2 / |r*|^2 + 2 Phi) / (2n) <= kappa2 Phi / n for 0 <= Phi <= Phi_max
+    IntervalD r2(0);
+    for (std::size_t k = 0; k < 3; ++k) r2 += sqr(d.rstar[k]);
+    const IntervalD phimax = cphi * box.S2Q() * sqr(negligible_norm_bound(IntervalD(1), G)) / IntervalD(2);
+    const IntervalD kappa2 = IntervalD(1) + phimax / (IntervalD(2) * r2);
+    const IntervalD KQ = kappa2 * cphi * d.inv_n / sqr(dmin);  // Phi/n <= c_phi / (n D_min^2) sum_Q |theta_j'|^2
+    return IntervalD::bounds(0.0, std::max(upper(K), upper(KQ)));
+}
+
+IntervalD negligible_tail(const TrapBox& box, const IntervalD& G) {
+    if (box.Q().empty()) return IntervalD(0);
+    const IntervalD K = lojasiewicz_constant(box, G), A = a_min(box, G);
+    if (!std::isfinite(upper(K)) || !certainly_positive(A)) return infinite_bound();
+    return nonneg_upper(IntervalD(2) * sqrt(K * q_max(box, G) / A));
+}
+
 // ---- step 4 ---------------------------------------------------------------------------------------
 
 IntervalD p_margin(const TrapBox& box, const IntervalD& G, std::size_t* arg) {
@@ -316,17 +384,22 @@ IntervalD gamma_star(const TrapBox& box, const IntervalD& G) {
     // If tau = 0: sqrt(2 E(T) / lambda_min) / A. Otherwise the smaller of
     //   (a) G0 tau + sqrt(2 E(T) / lambda_min) / A;
     //   (b) sqrt(2 E(T) / lambda_min) / A + sqrt(tau q_max / A) + sqrt(2 q_max / lambda_min) / A.
+    // With Q neurons (step 6Q) the outputs of the Q neurons persist after T1: the part after max(t_q, T1) is the
+    // tail 2 sqrt(K q_max / A) of the Lojasiewicz bound (negligible_tail), added to (a) and replacing the last term of (b).
     const IntervalD A = a_min(box, G);
     if (!certainly_positive(A)) return infinite_bound();
     const IntervalD tp = final_regime_time(box, G);
     if (!std::isfinite(upper(tp))) return tp;
+    const bool withQ = !box.Q().empty();
+    const IntervalD tail = negligible_tail(box, G);
+    if (!std::isfinite(upper(tail))) return infinite_bound();
     const IntervalD E = nonneg_upper(box.E_T());
     const IntervalD lmin = box.data().lambda_min;
     const IntervalD main = sqrt(IntervalD(2) * E / lmin) / A;
-    if (upper(tp) == 0) return nonneg_upper(main);
+    if (upper(tp) == 0) return nonneg_upper(main + tail);
     const IntervalD q = q_max(box, G);
-    const IntervalD a = gradient_bound(box, G) * tp + main;
-    const IntervalD b = main + sqrt(tp * q / A) + sqrt(IntervalD(2) * q / lmin) / A;
+    const IntervalD a = gradient_bound(box, G) * tp + main + tail;
+    const IntervalD b = main + sqrt(tp * q / A) + (withQ ? tail : sqrt(IntervalD(2) * q / lmin) / A);
     return IntervalD::bounds(0.0, std::min(upper(a), upper(b)));
 }
 

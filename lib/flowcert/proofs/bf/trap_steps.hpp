@@ -64,6 +64,19 @@ IntervalD final_regime_time(const TrapBox& box, const IntervalD& G);          //
 // Whether some neuron may not be in its final regime at T (N_k with z_jk(T)^+ > 0, or any S neuron).
 bool early(const TrapBox& box);
 
+// ---- step 3Q: negative neurons of undecided pattern (class Q) -----------------------------------
+// Step 3Q(b): |theta_j(t)| <= s_j e^{Gamma(t)} for a Q neuron with |theta_j(T)| <= s_j, while r_1, r_3 < 0.
+IntervalD negligible_norm_bound(const IntervalD& s, const IntervalD& G);
+// |h_Q(x_k)(t)| <= |x_k| S2Q e^{2 Gamma} / 2 and h_Q(x_k) <= 0 (step 3Q(c)); 0 without Q neurons.
+IntervalD negligible_output_bound(const TrapBox& box, std::size_t k, const IntervalD& G);
+// The step-3Q premise: r_1(t), r_3(t) certainly < 0 in the region and r*_2 > 0 (proven and vacuous without Q).
+ProofResult negligible_premise(const TrapBox& box, const IntervalD& G);
+// Step 6Q: K with E(t) <= K (A(t) |g|^2 + sum_Q |theta_j'|^2) for a.e. t >= T1 (+infinity when the premise fails):
+// K = max(1 / (2 lambda_min A_min), kappa2 c_phi / (n D_min^2)).
+IntervalD lojasiewicz_constant(const TrapBox& box, const IntervalD& G);
+// Step 6Q: int_{max(t_q, T1)}^infinity |g| <= 2 sqrt(K q_max / A_min) (0 without Q neurons).
+IntervalD negligible_tail(const TrapBox& box, const IntervalD& G);
+
 // ---- step 4: P neurons ----------------------------------------------------------------------
 // min over P neurons and samples of z_jk(T) - |x_k| dw_j(Gamma) (a point; 0 without P neurons).
 IntervalD p_margin(const TrapBox& box, const IntervalD& G, std::size_t* arg = nullptr);

@@ -2,6 +2,7 @@
 #include "flowcert/proofs/bf/trap_tracking.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "flowcert/proofs/bf/format.hpp"
 
@@ -87,6 +88,12 @@ TrapNeuron TubeTracker::neuron_at_T(std::size_t j, const IntervalD& a, const Int
     const Classified c = classify(a, z, nt, signs_);
     tn.cls = c.cls;
     tn.k = c.k;
+    if (j < negative_forever_.size() && negative_forever_[j] && certainly_positive(a))  // two proven facts disagree: a bug
+        throw std::logic_error("neuron " + std::to_string(j) + ": a_j(T) certainly > 0 although a_j(t) < 0 for all t (Lemma 1, eq. (4))");
+    if (c.cls == NeuronClass::unclassified && j < negative_forever_.size() && negative_forever_[j]) {
+        tn.cls = NeuronClass::negligible;  // step 3Q: negative for all t, pattern undecided
+        return tn;
+    }
     if (c.cls == NeuronClass::unclassified) {
         tn.note = "neuron " + std::to_string(j) + ": a = " + to_string(a, 6) + ", z = (" + to_string(z[0], 6) + ", " +
                   to_string(z[1], 6) + ", " + to_string(z[2], 6) + ")" +
@@ -120,6 +127,15 @@ TrapNeuron TubeTracker::neuron_at_T(std::size_t j, const IntervalD& a, const Int
     tn.a_lo = certainly_negative(a) ? mig(a) : 0.0;
     tn.a_hi = std::min(mag(nt.a), mag(a));
     return tn;
+}
+
+std::vector<bool> negative_forever(const std::vector<IntervalD>& a0, bool eq4_proven) {
+    // [BF2025, Lemma 1]: b_j = a_j^2 - |w_j|^2 is constant; with b_j >= 0, a_j(t) = 0 would force theta_j(t) = 0,
+    // which no solution from theta_j(0) != 0 reaches (|theta_j|' >= -|D_j| |theta_j|, Gronwall): sign(a_j) is constant.
+    std::vector<bool> v(a0.size(), false);
+    if (!eq4_proven) return v;
+    for (std::size_t j = 0; j < a0.size(); ++j) v[j] = certainly_negative(a0[j]);
+    return v;
 }
 
 }  // namespace flowcert::proofs::bf

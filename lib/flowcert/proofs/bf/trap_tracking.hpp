@@ -15,8 +15,9 @@
 namespace flowcert::proofs::bf {
 
 // Neuron classes at T (docs/bf.md#step-1): F frozen, P all-active, N_k negative one-sample, S_i negative
-// two-sample.
-enum class NeuronClass { frozen, all_active, one_sample, two_sample, unclassified };
+// two-sample, Q negative of undecided pattern (step 3Q: a_j(t) < 0 for all t proven from the initialization,
+// typically a tiny neuron whose box at T straddles its kinks).
+enum class NeuronClass { frozen, all_active, one_sample, two_sample, negligible, unclassified };
 
 // N_k tracking (docs/bf.md#step-2): the first step box on which a neuron is certainly negative and certainly
 // inactive on both samples l != k. Step 2 needs a_j < 0 on all of [T_N, T] (for a_j > 0 the neuron moves
@@ -93,6 +94,10 @@ public:
     TrapNeuron neuron_at_T(std::size_t j, const IntervalD& a, const IntervalD& w0, const IntervalD& w1,
                            const std::array<IntervalD, 3>& z) const;
     const ResidualSigns& residual_signs() const { return signs_; }
+    // Step 3Q: negative_forever[j] = a_j(t) < 0 is proven for every t >= 0 (a_j(0) certainly < 0 and
+    // b_j = (a_j^2 - |w_j|^2)(0) >= 0, i.e. eq. (4) proven at initialization; docs/bf.md step 3Q(a)). A neuron
+    // that fits no other class at T is then of class Q instead of unclassified. Without this call no neuron is Q.
+    void set_negative_forever(std::vector<bool> negative_forever) { negative_forever_ = std::move(negative_forever); }
 
 private:
     struct RStep {
@@ -104,6 +109,11 @@ private:
     std::vector<NTrack> track_;
     ResidualSigns signs_;
     std::vector<RStep> steps_;
+    std::vector<bool> negative_forever_;
 };
+
+// Step 3Q(a): the neurons whose sign is negative for all t >= 0: a_j(0) certainly < 0, given that eq. (4)
+// (b_j >= 0) is proven for the initialization (eq4_proven); all false otherwise.
+std::vector<bool> negative_forever(const std::vector<IntervalD>& a0, bool eq4_proven);
 
 }  // namespace flowcert::proofs::bf
