@@ -28,7 +28,7 @@ Report sample_report(bool certified) {
     r.provenance.self_test = "ok";
     r.plan("sqrt");
     const auto s = sqrt(IntervalMp::from_integer(2, Precision(128)));
-    r.check_le("sqrt", "[demo]", {"sqrt(2)", s}, exact("bound", certified ? "1.5" : "1.4"));
+    r.conclusion("sqrt", "[demo]").le({"sqrt(2)", s}, exact("bound", certified ? "1.5" : "1.4"));
     r.hypothesis("hypothesis", "[demo]").holds(true, "by inspection");
     r.note("reconstructed definition: none");
     r.table("t", {"a", "b"}).add_row({"1", "2"});

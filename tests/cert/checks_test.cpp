@@ -18,20 +18,20 @@ mpq_class exact_lower(const IntervalD& x) { return mpq_class(x.lower()); }
 mpq_class exact_upper(const IntervalD& x) { return mpq_class(x.upper()); }
 }  // namespace
 
-TEST_CASE("check_le is proven, disproven or not proven exactly as the certainly predicates say", "[cert][checks]") {
+TEST_CASE("a relation check is proven, disproven or not proven exactly as the certainly predicates say", "[cert][checks]") {
     Report r;
     const auto a = IntervalD::from_decimal("1.5"), b = IntervalD::from_decimal("2.5");
-    CHECK(r.check_le("a<=b", "[t]", a, b).status == CheckStatus::proven);
-    CHECK(r.check_le("b<=a", "[t]", b, a).status == CheckStatus::disproven);
-    CHECK(r.check_le("hull<=a", "[t]", hull(a, b), a).status == CheckStatus::not_proven);
-    CHECK(r.check_lt("a<a", "[t]", IntervalD(1), IntervalD(1)).status == CheckStatus::disproven);
-    CHECK(r.check_le("1<=1", "[t]", IntervalD(1), IntervalD(1)).status == CheckStatus::proven);
-    CHECK(r.check_positive("pos", "[t]", a).status == CheckStatus::proven);
-    CHECK(r.check_positive("zero not positive", "[t]", IntervalD(0)).status == CheckStatus::disproven);
-    CHECK(r.check_nonnegative("zero nonneg", "[t]", IntervalD(0)).status == CheckStatus::proven);
-    CHECK(r.check_subset("in", "[t]", a, Operand::exact_interval("box", "1", "2")).status == CheckStatus::proven);
-    CHECK(r.check_subset("out", "[t]", a, Operand::exact_interval("box", "3", "4")).status == CheckStatus::disproven);
-    CHECK(r.check_subset("partly", "[t]", hull(a, b), Operand::exact_interval("box", "1", "2")).status ==
+    CHECK(r.conclusion("a<=b", "[t]").le(a, b).status == CheckStatus::proven);
+    CHECK(r.conclusion("b<=a", "[t]").le(b, a).status == CheckStatus::disproven);
+    CHECK(r.conclusion("hull<=a", "[t]").le(hull(a, b), a).status == CheckStatus::not_proven);
+    CHECK(r.conclusion("a<a", "[t]").lt(IntervalD(1), IntervalD(1)).status == CheckStatus::disproven);
+    CHECK(r.conclusion("1<=1", "[t]").le(IntervalD(1), IntervalD(1)).status == CheckStatus::proven);
+    CHECK(r.conclusion("pos", "[t]").positive(a).status == CheckStatus::proven);
+    CHECK(r.conclusion("zero not positive", "[t]").positive(IntervalD(0)).status == CheckStatus::disproven);
+    CHECK(r.conclusion("zero nonneg", "[t]").nonnegative(IntervalD(0)).status == CheckStatus::proven);
+    CHECK(r.conclusion("in", "[t]").inside(a, Operand::exact_interval("box", "1", "2")).status == CheckStatus::proven);
+    CHECK(r.conclusion("out", "[t]").inside(a, Operand::exact_interval("box", "3", "4")).status == CheckStatus::disproven);
+    CHECK(r.conclusion("partly", "[t]").inside(hull(a, b), Operand::exact_interval("box", "1", "2")).status ==
           CheckStatus::not_proven);
 }
 
@@ -39,11 +39,11 @@ TEST_CASE("a decimal bound not representable in binary is compared exactly, not 
     Report r;
     // The enclosure of 1/10 straddles 1/10, so "0.1 <= 1/10" cannot be decided from it...
     const auto tenth = IntervalD::from_decimal("0.1");
-    CHECK(r.check_le("tenth", "[t]", tenth, exact("1/10")).status == CheckStatus::not_proven);
+    CHECK(r.conclusion("tenth", "[t]").le(tenth, exact("1/10")).status == CheckStatus::not_proven);
     // ...but is decided at higher precision against the exact bound 0.1000000000000000001.
     const auto tenth_mp = IntervalMp::from_decimal("0.1", Precision(200));
-    CHECK(r.check_le("tenth mp", "[t]", tenth_mp, exact("0.1000000000000000001")).status == CheckStatus::proven);
-    CHECK(r.check_lt("tenth below", "[t]", exact("0.0999999999999999999999"), tenth_mp).status == CheckStatus::proven);
+    CHECK(r.conclusion("tenth mp", "[t]").le(tenth_mp, exact("0.1000000000000000001")).status == CheckStatus::proven);
+    CHECK(r.conclusion("tenth below", "[t]").lt(exact("0.0999999999999999999999"), tenth_mp).status == CheckStatus::proven);
 }
 
 TEST_CASE("stored decimal strings re-evaluate to the status found from the exact bounds", "[cert][checks]") {
@@ -57,15 +57,15 @@ TEST_CASE("stored decimal strings re-evaluate to the status found from the exact
         const double x0 = u(gen), d = std::ldexp(u(gen), -static_cast<int>(p) / 2);
         const auto x = IntervalMp::from_decimal(std::to_string(x0), Precision(p));
         const auto y = x + IntervalMp::bounds(d, d, Precision(p));
-        for (const auto* c : {&r.check_le("le", "", x, y), &r.check_lt("lt", "", y, x), &r.check_positive("pos", "", y - x),
-                              &r.check_subset("sub", "", x, hull(x, y))}) {
+        for (const auto* c : {&r.conclusion("le", "").le(x, y), &r.conclusion("lt", "").lt(y, x), &r.conclusion("pos", "").positive(y - x),
+                              &r.conclusion("within", "").within(x, y, hull(x, y))}) {
             std::string why;
             CHECK(evaluate_relation(c->relation, c->enclosures, &why) == c->status);
         }
     }
 }
 
-TEST_CASE("a proven check_le holds for the exact values inside its enclosures", "[cert][checks]") {
+TEST_CASE("a proven le check holds for the exact values inside its enclosures", "[cert][checks]") {
     // Soundness against GMP: the exact rationals lhs = a/b and rhs = c/d are enclosed by
     // from_decimal; a proven (disproven) verdict must agree with exact comparison.
     std::mt19937_64 gen(7);
@@ -74,11 +74,11 @@ TEST_CASE("a proven check_le holds for the exact values inside its enclosures", 
         const std::string a = std::to_string(num(gen)) + "/" + std::to_string(den(gen));
         const std::string b = std::to_string(num(gen)) + "/" + std::to_string(den(gen));
         Report r;
-        const auto& c = r.check_le("le", "", IntervalD::from_decimal(a), IntervalD::from_decimal(b));
+        const auto& c = r.conclusion("le", "").le(IntervalD::from_decimal(a), IntervalD::from_decimal(b));
         if (c.status == CheckStatus::proven) CHECK(q(a) <= q(b));
         if (c.status == CheckStatus::disproven) CHECK(q(a) > q(b));
         if (q(a) != q(b)) CHECK(c.status != CheckStatus::not_proven);  // tight enclosures decide distinct rationals
-        const auto& e = r.check_le("exact", "", exact(a), exact(b));
+        const auto& e = r.conclusion("exact", "").le(exact(a), exact(b));
         CHECK(e.status == (q(a) <= q(b) ? CheckStatus::proven : CheckStatus::disproven));
     }
 }
@@ -86,7 +86,7 @@ TEST_CASE("a proven check_le holds for the exact values inside its enclosures", 
 TEST_CASE("stored enclosures contain the interval they were made from", "[cert][checks]") {
     Report r;
     const auto x = sqrt(IntervalD(2));
-    const auto& c = r.check_positive("p", "", {"sqrt2", x});
+    const auto& c = r.conclusion("p", "").positive({"sqrt2", x});
     REQUIRE(c.enclosures.size() == 1);
     CHECK(c.enclosures[0].name == "sqrt2");
     CHECK(q(c.enclosures[0].lo) <= exact_lower(x));
@@ -95,7 +95,7 @@ TEST_CASE("stored enclosures contain the interval they were made from", "[cert][
 
 TEST_CASE("a not proven check names the widths of its enclosures", "[cert][checks]") {
     Report r;
-    const auto& c = r.check_le("wide", "[t]", {"G", IntervalD::bounds(0, 2)}, exact("bound", "1"));
+    const auto& c = r.conclusion("wide", "[t]").le({"G", IntervalD::bounds(0, 2)}, exact("bound", "1"));
     CHECK(c.status == CheckStatus::not_proven);
     CHECK_THAT(c.reason, Catch::Contains("widths") && Catch::Contains("G ~ 2"));
 }
@@ -114,8 +114,8 @@ TEST_CASE("record rejects a hand-built check whose status does not follow from i
 
 TEST_CASE("a check name cannot be recorded twice", "[cert][checks]") {
     Report r;
-    r.check_true("h", "[t]", true, "ok");
-    CHECK_THROWS_AS(r.check_true("h", "[t]", true, "ok"), std::logic_error);
+    r.conclusion("h", "[t]").holds(true, "ok");
+    CHECK_THROWS_AS(r.conclusion("h", "[t]").holds(true, "ok"), std::logic_error);
 }
 
 TEST_CASE("malformed exact operands are rejected", "[cert][checks]") {

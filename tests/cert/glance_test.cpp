@@ -21,11 +21,11 @@ TEST_CASE("long numbers are shortened to 3 digits, or as many as keep every two 
 TEST_CASE("the headline says what was proven, or which check the verdict turns on", "[cert][glance]") {
     Report r;
     r.claim.proven_statement = "1 <= 2";
-    r.check_true("one", "[t]", true, "ok");
+    r.conclusion("one", "[t]").holds(true, "ok");
     r.mark_completed();
     REQUIRE(r.verdict() == Verdict::certified);
     CHECK(headline(r).sentence == "Proven: 1 <= 2");
-    r.check_true("two", "[t]", false, "the enclosure of q = 0.1234567890123 overlaps");
+    r.conclusion("two", "[t]").holds(false, "the enclosure of q = 0.1234567890123 overlaps");
     REQUIRE(r.verdict() == Verdict::inconclusive);
     const Headline h = headline(r);
     REQUIRE(h.decisive != nullptr);

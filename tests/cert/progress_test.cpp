@@ -36,7 +36,7 @@ TEST_CASE("checks recorded from several threads are all kept", "[cert][verdict]"
     for (int t = 0; t < 4; ++t)
         ts.emplace_back([&r, t] {
             for (int i = 0; i < 50; ++i)
-                r.check_le("c" + std::to_string(t) + "_" + std::to_string(i), "", IntervalD(i), IntervalD(i + 1));
+                r.conclusion("c" + std::to_string(t) + "_" + std::to_string(i), "").le(IntervalD(i), IntervalD(i + 1));
         });
     for (auto& t : ts) t.join();
     r.mark_completed();

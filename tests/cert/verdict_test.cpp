@@ -10,16 +10,16 @@ TEST_CASE("a report is CERTIFIED only when it completed and every check was prov
     CHECK(r.verdict() == Verdict::inconclusive);  // default
     r.mark_completed();
     CHECK(r.verdict() == Verdict::inconclusive);  // no checks at all
-    r.check_true("a", "[t]", true, "ok");
+    r.conclusion("a", "[t]").holds(true, "ok");
     CHECK(r.verdict() == Verdict::certified);
-    r.check_true("b", "[t]", false, "hypothesis not certified");
+    r.conclusion("b", "[t]").holds(false, "hypothesis not certified");
     CHECK(r.verdict() == Verdict::inconclusive);
     CHECK_THAT(r.verdict_reason(), Catch::Contains("'b' not proven"));
 }
 
 TEST_CASE("a report that did not complete is never CERTIFIED", "[cert][verdict]") {
     Report r;
-    r.check_true("a", "[t]", true, "ok");
+    r.conclusion("a", "[t]").holds(true, "ok");
     CHECK(r.verdict() == Verdict::inconclusive);
     CHECK_THAT(r.verdict_reason(), Catch::Contains("did not complete"));
 }
@@ -28,11 +28,11 @@ TEST_CASE("a planned check that never ran blocks CERTIFIED", "[cert][verdict]") 
     Report r;
     r.plan("first");
     r.plan("second");
-    r.check_le("first", "[t]", IntervalD(1), IntervalD(2));
+    r.conclusion("first", "[t]").le(IntervalD(1), IntervalD(2));
     r.mark_completed();
     CHECK(r.verdict() == Verdict::inconclusive);
     CHECK_THAT(r.verdict_reason(), Catch::Contains("'second' did not run"));
-    r.check_le("second", "[t]", IntervalD(1), IntervalD(2));
+    r.conclusion("second", "[t]").le(IntervalD(1), IntervalD(2));
     CHECK(r.verdict() == Verdict::certified);
 }
 
@@ -52,9 +52,9 @@ TEST_CASE("a body whose check throws half way cannot produce CERTIFIED", "[cert]
     auto body = [&] {
         r.plan("one");
         r.plan("two");
-        r.check_le("one", "[t]", IntervalD(1), IntervalD(2));
+        r.conclusion("one", "[t]").le(IntervalD(1), IntervalD(2));
         (void)sqrt(IntervalD(-1));  // throws std::domain_error half way
-        r.check_le("two", "[t]", IntervalD(1), IntervalD(2));
+        r.conclusion("two", "[t]").le(IntervalD(1), IntervalD(2));
     };
     try {
         body();
@@ -71,11 +71,11 @@ TEST_CASE("a false conclusion refutes only in a completed run with no check left
     Report r;
     r.hypothesis("h", "[t]").positive(IntervalD(1));
     r.plan("never");
-    r.check_le("false", "[t]", IntervalD(3), IntervalD(2));
+    r.conclusion("false", "[t]").le(IntervalD(3), IntervalD(2));
     CHECK(r.verdict() == Verdict::inconclusive);  // not completed
     r.mark_completed();
     CHECK(r.verdict() == Verdict::inconclusive);  // "never" may be a hypothesis that was never checked
-    r.check_true("never", "[t]", false, "not proven");  // ran, not proven: the false conclusion stands on its own
+    r.conclusion("never", "[t]").holds(false, "not proven");  // ran, not proven: the false conclusion stands on its own
     CHECK(r.verdict() == Verdict::refuted);
     r.set_error("boom");
     CHECK(r.verdict() == Verdict::error);

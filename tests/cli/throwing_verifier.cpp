@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
                 for (int i = 0; i < 4; ++i) ctx.report.plan("check " + std::to_string(i));
                 for (int i = 0; i < 4; ++i) {
                     if (i == k) throw std::runtime_error("check " + std::to_string(i) + " thrown half way");
-                    ctx.report.check_le("check " + std::to_string(i), "[test]", IntervalD(i), IntervalD(i + 1));
+                    ctx.report.conclusion("check " + std::to_string(i), "[test]").le(IntervalD(i), IntervalD(i + 1));
                 }
             },
     };

@@ -170,3 +170,43 @@ TEST_CASE("the plateau trap is not proven when the other neurons are large or th
         CHECK(t.status != ProofStatus::proven);
     }
 }
+
+
+TEST_CASE("the restricted Hessian is not positive definite at a one-neuron critical point that is a saddle of L1",
+          "[kh][trap]") {
+    // Inputs e1, e2 with targets 4, 1 (c = 1/2): the neuron w = (0, b), v b^2 = 1 fits the smaller target only.
+    // With balance 0 (b^2 = 2 v^2): v = 2^{-1/3}. It is a zero of F (M(r) = diag(-4, 0), M w = 0) with a
+    // non-singular Jacobian, so Krawczyk proves it; but along w_1 (tangent to the slice) L1 = c (v w_1^2 - 4)^2 + ...
+    // curves down (d^2/dw_1^2 = -16 c v < 0): p is a saddle of L1 on the slice, not the minimum a trap needs.
+    const SquareNetData data{Eigen::Matrix2d::Identity(), Eigen::Vector2d(4, 1), IntervalD(1) / IntervalD(2)};
+    const double v = std::cbrt(0.5), b = std::sqrt(2.0) * v;
+    const OneNeuronSaddle p = prove_one_neuron_saddle(data, Eigen::Vector2d(0, b), v, IntervalD(0));
+    INFO(p.reason);
+    REQUIRE(p.status == ProofStatus::proven);
+    const RestrictedHessian rh = restricted_hessian_positive(data, p);
+    INFO(rh.reason);
+    CHECK(rh.status != ProofStatus::proven);
+    CHECK(rh.lambda_min.upper() < 0);  // certified indefinite: lambda_min(P H P + n n^T/|n|^2) < 0
+    // The same routine proves the minimum w = (a, b) with v a^2 = 4, v b^2 = 1 (zero loss) on its slice.
+    const double vm = std::cbrt(2.5);  // balance 0: a^2 + b^2 = 2 v^2 with a^2 = 4 / v, b^2 = 1 / v
+    const OneNeuronSaddle pm = prove_one_neuron_saddle(data, Eigen::Vector2d(2 / std::sqrt(vm), 1 / std::sqrt(vm)), vm, IntervalD(0));
+    REQUIRE(pm.status == ProofStatus::proven);
+    CHECK(restricted_hessian_positive(data, pm).status == ProofStatus::proven);
+}
+
+TEST_CASE("the small-neuron escape bound is not proven over a region whose residuals are unbounded", "[kh][trap]") {
+    // The bound needs finite enclosures of M(r_a) over the active box U: a trap radius so large that
+    // v (w^T x)^2 overflows over U gives no kappa and so no escape steps.
+    const SquareNetData data = square_net_fixture::data(10, 20, 3);
+    const OneNeuronSaddle p = figure1_saddle(data);
+    REQUIRE(p.status == ProofStatus::proven);
+    const IntervalD b = IntervalD(2) * data.c * IntervalD::from_decimal("0.005");
+    for (const double radius : {1e-3, 1e150}) {
+        IVectorD U(11);
+        for (int k = 0; k < 10; ++k) U(k) = inflate(p.w(k), radius);
+        U(10) = inflate(p.v, radius);
+        const EscapeBound eb = small_neuron_escape_bound(data, U, {0.05}, {0.1}, b);
+        INFO("radius " << radius << ": " << eb.reason);
+        CHECK((eb.status == ProofStatus::proven) == (radius < 1));
+    }
+}

@@ -165,7 +165,12 @@ void run(cert::Context& ctx) {
         ti.h = s.h;
         ti.growth = mid(tc.interval_d("growth"));
         if (tc.has("radius")) ti.radius = mid(tc.interval_d("radius"));
-        const PlateauTrap t = ti.W.size() ? prove_plateau_trap(s.data, ps, rh, ti) : PlateauTrap{};
+        PlateauTrap t;
+        if (ti.W.size())
+            t = prove_plateau_trap(s.data, ps, rh, ti);
+        else  // the tube stopped before the last iterate: there is no hand-off iterate to start the trap from
+            for (ProofResult* r : {&t.handoff, &t.escape, &t.descent, &t.step_inside, &t.shell})
+                *r = ProofResult::not_proven("no hand-off iterate: " + run.reason);
         const std::string cite = "[docs/kh.md#plateau-trap]";
         rep.step("trap: hand-off iterate within R_b of p*", cite).result(t.handoff);
         rep.step("trap: the other neurons stay below rho_max for K steps", cite).result(t.escape);

@@ -16,6 +16,7 @@
 #include <flowcert/ode.hpp>
 
 #include <flowcert/proofs/kh/flow_tools.hpp>
+#include <flowcert/proofs/kh/window_times.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -41,19 +42,7 @@ namespace {
 using khcase::parse_loss;
 
 using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
-
-// `grid` >= 2 increasing exact doubles from tau_0 = a double <= s - T~ to tau_last = a double >= s + T~, for every
-// T~ in the enclosure `window` (so the pieces between them cover [s - T~, s + T~] exactly, not up to ulp(s)).
-std::vector<double> window_times(double s, const IntervalD& window, int grid) {
-    const double a = lower(IntervalD::exact(s) - window), b = upper(IntervalD::exact(s) + window);
-    std::vector<double> t{a};
-    for (int j = 1; j + 1 < grid; ++j) {
-        const double x = a + (b - a) * j / (grid - 1);
-        if (x > t.back() && x < b) t.push_back(x);
-    }
-    t.push_back(b);
-    return t;
-}
+using flowcert::proofs::kh::window_times;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;

@@ -331,34 +331,6 @@ const Check& CheckBuilder::implied_by(std::vector<std::string> premises) {
 
 // ---- deprecated role-less helpers (conclusion checks) ------------------------------------
 
-const Check& Report::check_le(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
-                              std::string statement) {
-    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).le(lhs, rhs);
-}
-const Check& Report::check_lt(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
-                              std::string statement) {
-    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).lt(lhs, rhs);
-}
-const Check& Report::check_positive(std::string name, std::string citation, const Operand& x, std::string statement) {
-    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).positive(x);
-}
-const Check& Report::check_nonnegative(std::string name, std::string citation, const Operand& x,
-                                       std::string statement) {
-    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).nonnegative(x);
-}
-const Check& Report::check_subset(std::string name, std::string citation, const Operand& inner, const Operand& outer,
-                                  std::string statement) {
-    auto b = conclusion(std::move(name), std::move(citation));
-    b.statement(std::move(statement));
-    if (std::holds_alternative<Operand::ExactStrings>(outer.value())) return b.inside(inner, outer);
-    return b.relation(Relation::subset, {&inner, &outer}, {"inner", "outer"});  // legacy (hull test): being removed
-}
-
-const Check& Report::check_true(std::string name, std::string citation, bool proven, std::string reason,
-                                std::string statement) {
-    return conclusion(std::move(name), std::move(citation)).statement(std::move(statement)).holds(proven, std::move(reason));
-}
-
 const Check& Report::record(Check check) {
     if (check.relation == Relation::implied_by) throw std::logic_error("check '" + check.name + "': use implied_by()");
     if (check.relation == Relation::none && check.status == CheckStatus::disproven)

@@ -31,8 +31,8 @@ namespace flowcert::cert {
 
 // One side of a check: an enclosure (IntervalD or IntervalMp) or an exact number written as
 // a decimal or rational string, with a display name. Converts implicitly from intervals, so
-// `report.check_le("gap", "[BF2025, eq. (21)]", gap, bound)` works; name it with braces:
-// `report.check_le("gap", "...", {"G(w(T))", gap}, cert::exact("1e-2"))`.
+// `report.conclusion("gap", "[BF2025, eq. (21)]").le(gap, bound)` works; name it with braces:
+// `report.conclusion("gap", "...").le({"G(w(T))", gap}, cert::exact("1e-2"))`.
 class Operand {
 public:
     Operand(const IntervalD& x) : value_(x) {}   // NOLINT(google-explicit-constructor): intended
@@ -145,30 +145,10 @@ public:
     CheckBuilder evidence(std::string name, std::string citation) { return {*this, Role::evidence, std::move(name), std::move(citation)}; }
 
     // Registers a check that must run before the verdict can be CERTIFIED (status not_run).
-    // A later check_* call with the same name fills it in. Registering the plan up front is
+    // A later check of that name (hypothesis(...).le(...) etc.) fills it in. Registering the plan up front is
     // how a verifier makes "every check ran" mean something.
     void plan(std::string check_name);
 
-    // DEPRECATED (being removed, issue 14): the role-less helpers record conclusion checks.
-    // lhs <= rhs / lhs < rhs / x > 0 / x >= 0 / inner inside outer. The status is decided by
-    // exact rational comparison of the interval bounds (= the certainly_* predicates):
-    // proven if it holds for every point, disproven if it fails for every point, otherwise
-    // not_proven with a reason naming the widths. The enclosures are stored as outward
-    // decimal strings with enough digits that `flowcert check` reaches the same status from
-    // the strings alone. Returns the stored check (references stay valid).
-    const Check& check_le(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
-                          std::string statement = {});
-    const Check& check_lt(std::string name, std::string citation, const Operand& lhs, const Operand& rhs,
-                          std::string statement = {});
-    const Check& check_positive(std::string name, std::string citation, const Operand& x, std::string statement = {});
-    const Check& check_nonnegative(std::string name, std::string citation, const Operand& x,
-                                   std::string statement = {});
-    const Check& check_subset(std::string name, std::string citation, const Operand& inner, const Operand& outer,
-                              std::string statement = {});
-    // A check decided by the verifier (e.g. "Krawczyk operator maps the box into its
-    // interior" or a hypothesis of a lemma): proven or not_proven; not re-checkable.
-    const Check& check_true(std::string name, std::string citation, bool proven, std::string reason,
-                            std::string statement = {});
     // Any check built by hand (status, relation, enclosures, reason, witness). If its relation
     // is not `none`, its status must agree with evaluate_relation on its enclosures
     // (std::logic_error otherwise): a stored check must be re-checkable as it stands.
