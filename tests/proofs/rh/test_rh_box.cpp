@@ -28,16 +28,21 @@ BoxRun run_all(const Instance& inst) {
     r.ball = enclose_gap_by_ball(inst, r.pattern);
     return r;
 }
-bool inside(const IntervalD& small, const IntervalD& big) { return lower(big) <= lower(small) && upper(small) <= upper(big); }
-}  // namespace
-
-TEST_CASE("the box pipeline certifies the pattern and a ratio band for n = 8 (kappa = eps = 1/200, c~ = 1/2); no one KKT face fits",
-          "[rh][box]") {
+// n = 8 alternating labels, kappa = eps = 1/200, h = c~ = 1/2.
+BoxSpec box_n8() {
     BoxSpec spec;
     spec.n = 8;
     spec.kappa = "1/200";
     spec.eps = "1/200";
     spec.c = "1/2";
+    return spec;
+}
+bool inside(const IntervalD& small, const IntervalD& big) { return lower(big) <= lower(small) && upper(small) <= upper(big); }
+}  // namespace
+
+TEST_CASE("the box pipeline certifies the pattern and a ratio band for n = 8 (kappa = eps = 1/200, c~ = 1/2); no one KKT face fits",
+          "[rh][box]") {
+    const BoxSpec spec = box_n8();
     const Instance box = box_instance(spec);
     const BoxRun b = run_all(box);
     INFO(b.pattern.tail.reason << " | " << b.ball.status.reason);
@@ -78,11 +83,7 @@ TEST_CASE("the box pipeline certifies the pattern and a ratio band for n = 8 (ka
 TEST_CASE("real seeded data whose normalized Gram matrix lies in the box has its certified ratio inside the box band",
           "[rh][box]") {
     // n = 8, d = 1e6: G/d has diagonal within 1 -+ 1/200 and off-diagonal within -+1/200 for this seed.
-    BoxSpec spec;
-    spec.n = 8;
-    spec.kappa = "1/200";
-    spec.eps = "1/200";
-    spec.c = "1/2";
+    const BoxSpec spec = box_n8();
     const BoxRun b = run_all(box_instance(spec));
     INFO(b.pattern.tail.reason << " | " << b.ball.status.reason);
     REQUIRE(b.ball.status.is_proven());
@@ -111,4 +112,33 @@ TEST_CASE("a box too wide for n = 8 (eps = 1/5) is not certified: the pipeline l
     spec.eps = "1/5";
     const BoxRun b = run_all(box_instance(spec));
     CHECK(!(b.pattern.tail.is_proven() && b.ball.status.is_proven()));
+}
+
+TEST_CASE("n = 16: the box certifies a ratio band for kappa = eps from 1/100 to 1/800, narrowing with the box", "[rh][box]") {
+    std::mt19937_64 rng(16);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    double width_prev = 1e300;
+    for (const auto& [e, ev] : {std::pair{"1/100", 0.01}, std::pair{"1/400", 0.0025}, std::pair{"1/800", 0.00125}}) {
+        BoxSpec spec;
+        spec.n = 16;
+        spec.kappa = e;
+        spec.eps = e;
+        spec.c = "1/2";
+        const BoxRun b = run_all(box_instance(spec));
+        INFO("kappa = eps = " << e << ": " << b.pattern.tail.reason << " | " << b.ball.status.reason);
+        REQUIRE(b.pattern.tail.is_proven());
+        REQUIRE(b.ball.status.is_proven());
+        CHECK(certainly_positive(b.ball.ratio_n_minus));
+        WARN("box n = 16, kappa = eps = " << e << ": ratio in " << to_string(b.ball.ratio_n_minus, 6));
+        CHECK(upper(b.ball.ratio_n_minus) - lower(b.ball.ratio_n_minus) < width_prev);
+        width_prev = upper(b.ball.ratio_n_minus) - lower(b.ball.ratio_n_minus);
+        for (int t = 0; t < 10; ++t) {  // sampled symmetric members, each with its own KKT-certified w*
+            linalg::IMatrixD G(16, 16);
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j <= i; ++j) G(i, j) = G(j, i) = IntervalD::exact((i == j ? 1.0 : 0.0) + ev * u(rng));
+            const BoxRun m = run_all(box_member(spec, G));
+            REQUIRE(m.gap.status.is_proven());
+            CHECK(inside(m.gap.ratio_n_minus, b.ball.ratio_n_minus));
+        }
+    }
 }

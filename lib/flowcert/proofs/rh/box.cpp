@@ -25,16 +25,12 @@ Instance rescaled_instance(const BoxSpec& spec, linalg::IMatrixD G) {
     inst.m = 1;
     inst.y.assign(n, IntervalD(0));
     if (spec.labels != "alternating") throw std::invalid_argument("box: only alternating labels so far");
-    for (int i = 0; i < n; ++i) inst.y[i] = IntervalD(i % 2 == 0 ? 1 : -1);
     inst.negative.assign(n, 0);
     for (int i = 0; i < n; ++i) {
-        if (certainly_nonpositive(inst.y[i])) {
-            inst.negative[i] = 1;
-            ++inst.n_minus;
-        } else if (!certainly_positive(inst.y[i])) {
-            throw std::invalid_argument("box: label " + std::to_string(i) + " has an undetermined sign");
-        }
+        inst.y[i] = IntervalD(i % 2 == 0 ? 1 : -1);
+        inst.negative[i] = i % 2;
     }
+    inst.n_minus = n / 2;
     // h and c~ widened below by the relative 2^-40: a data instance has eta tau = RD(h / tau) tau and
     // c tau = RD(c~ / tau) tau in [x (1 - 2^-52), x] (tau = d a double), so it is a member of the box.
     const IntervalD widen = IntervalD::bounds(1.0 - 0x1p-40, 1.0);

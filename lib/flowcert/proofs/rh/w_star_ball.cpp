@@ -40,16 +40,46 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
     if (sp.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP alpha = y_P: " + sp.reason), res;
     IVec alpha(inst.n, IntervalD(0));
     for (int a = 0; a < np; ++a) alpha[P[a]] = sp.x(a);
-    // the witness z: try t = t0, 2 t0, 4 t0, ... (t0 a non-rigorous guess; feasibility is checked rigorously)
+    // With the global-minimum pattern (positives active and fitted, negatives inactive from K on) the limit is
+    // a_P(inf) = G_PP^{-1} (y_P - G_PN a_N(K)), a_N(inf) = a_N(K), and both norms are Schur-complement forms
+    // (tighter than v^T G v of the wide tail coefficients).
+    const bool schur_ok = global_minimality(inst, pattern).is_proven() && nn > 0;
+    linalg::IMatrixD S(nn, nn);
+    if (schur_ok) {
+        linalg::IMatrixD GPN(np, nn);
+        for (int a = 0; a < np; ++a)
+            for (int b = 0; b < nn; ++b) GPN(a, b) = inst.G(P[a], N[b]);
+        const auto Y = linalg::verified_solve<IntervalD>(GPP, GPN);  // G_PP^{-1} G_PN for every member
+        if (Y.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP^{-1} G_PN: " + Y.reason), res;
+        for (int b = 0; b < nn; ++b)
+            for (int e = 0; e < nn; ++e) {
+                IntervalD s = inst.G(N[b], N[e]);
+                for (int a = 0; a < np; ++a) s -= inst.G(N[b], P[a]) * Y.X(a, e);
+                S(b, e) = s;
+            }
+    }
+    auto schur_form = [&](const IVec& x) {  // x^T S x >= 0 (S is positive semidefinite: a Gram matrix of projections)
+        IntervalD q(0);
+        for (int b = 0; b < nn; ++b) {
+            q += S(b, b) * sqr(x[b]);
+            for (int e = 0; e < nn; ++e)
+                if (e != b) q += x[b] * S(b, e) * x[e];
+        }
+        IntervalD out;
+        if (!intersect(q, IntervalD::bounds(0.0, rounding::kInf), out)) out = IntervalD(0);
+        return out;
+    };
+    // the witness z: try t = t0, 1.25 t0, 1.25^2 t0, ... (t0 = max_j sup <w_P, x_j>, a non-rigorous guess of
+    // the smallest feasible offset; feasibility is checked rigorously). R = t ||(I - Pi_P) X_N^T 1|| grows with t.
     double t0 = 0;
     for (int j : N) {
         IntervalD s(0);
         for (int a = 0; a < np; ++a) s += inst.G(j, P[a]) * alpha[P[a]];
-        t0 = std::max(t0, std::fabs(upper(s)) + std::fabs(lower(s)));
+        t0 = std::max(t0, upper(s));
     }
     t0 = std::max(t0, 1e-12);
     std::string why = "no feasible witness";
-    for (int attempt = 0; attempt < 8; ++attempt, t0 *= 2) {
+    for (int attempt = 0; attempt < 24; ++attempt, t0 *= 1.25) {
         const IntervalD t = IntervalD::exact(t0);
         linalg::IVectorD rhs(np);
         for (int a = 0; a < np; ++a) {
@@ -76,14 +106,23 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
             }
         }
         if (!feasible) continue;
-        IVec v(inst.n), dv(inst.n);
-        for (int i = 0; i < inst.n; ++i) {
-            v[i] = beta[i] - alpha[i];
-            dv[i] = pattern.a_inf[0][i] - alpha[i];
-        }
         res.t = t;
-        res.radius = sqrt(squared_norm(inst, v));
-        res.dist = sqrt(squared_norm(inst, dv));
+        if (schur_ok) {
+            // z - w_P = -t (I - Pi_P) X_N^T 1 and w(inf) - w_P = (I - Pi_P) X_N^T a_N(K): R^2 = t^2 1^T S 1,
+            // D^2 = a_N^T S a_N with the Schur complement S = G_NN - G_NP G_PP^{-1} G_PN (w_star_ball.hpp)
+            IVec ones(nn, IntervalD(1)), aN(nn);
+            for (int b = 0; b < nn; ++b) aN[b] = pattern.a_inf[0][N[b]];
+            res.radius = t * sqrt(schur_form(ones));
+            res.dist = sqrt(schur_form(aN));
+        } else {
+            IVec v(inst.n), dv(inst.n);
+            for (int i = 0; i < inst.n; ++i) {
+                v[i] = beta[i] - alpha[i];
+                dv[i] = pattern.a_inf[0][i] - alpha[i];
+            }
+            res.radius = sqrt(squared_norm(inst, v));
+            res.dist = sqrt(squared_norm(inst, dv));
+        }
         const double lo = std::max(0.0, lower(res.dist - res.radius));
         res.gap = IntervalD::bounds(lo, upper(res.dist + res.radius));
         if (nn > 0) res.ratio_n_minus = res.gap / sqrt(IntervalD(nn) / IntervalD(inst.d));

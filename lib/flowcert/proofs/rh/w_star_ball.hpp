@@ -6,8 +6,11 @@
 // For every z in C, ||w* - w_P||^2 = ||w*||^2 - ||w_P||^2 <= ||z||^2 - ||w_P||^2 = ||z - w_P||^2 (Pythagoras in
 // A, since w* minimizes the norm over C). The witness z = X^T beta, beta_N = -t 1, G_PP beta_P = y_P + t G_PN 1,
 // is in C when (G_NP beta_P - t G_NN 1)_j <= 0 for every j in N (checked on the enclosure). Then
-// ||w(inf) - w*|| lies in [D - R, D + R], D = ||w(inf) - w_P||, R = ||z - w_P|| (squared norms
-// v^T G v of the coefficient vectors).
+// ||w(inf) - w*|| lies in [D - R, D + R], D = ||w(inf) - w_P||, R = ||z - w_P||. With the global-minimum
+// pattern (a_P(inf) = G_PP^{-1}(y_P - G_PN a_N(K))), w(inf) - w_P = (I - Pi_P) X_N^T a_N(K) and
+// z - w_P = -t (I - Pi_P) X_N^T 1 (Pi_P the projection onto the span of the positive samples), so
+// D^2 = a_N^T S a_N and R^2 = t^2 1^T S 1 with the Schur complement S = G_NN - G_NP G_PP^{-1} G_PN;
+// otherwise both are v^T G v of the coefficient vectors.
 #pragma once
 
 #include <flowcert/proofs/rh/stabilization.hpp>
