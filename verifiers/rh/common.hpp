@@ -34,12 +34,33 @@ inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
     k.push_back({.name = "targets", .type = cert::KeyType::string,
                  .description = "'alternating' (+1,-1,...), 'teacher' (y_i = <w_t,x_i>/sqrt(d)) or n comma-separated numbers"});
     k.push_back({.name = "eta_d", .type = cert::KeyType::number,
-                 .description = "eta * d; eta := lower end of the enclosure of eta_d / d (an exact double)",
-                 .constraint = cert::Constraint::positive});
+                 .description = "eta * d (isotropic covariance); eta := lower end of the enclosure of eta_d / d (an exact "
+                                "double); give eta_d or eta_trace",
+                 .required = false, .constraint = cert::Constraint::positive});
+    k.push_back({.name = "eta_trace", .type = cert::KeyType::number,
+                 .description = "eta * tr Sigma; eta := lower end of the enclosure of eta_trace / tr Sigma (required for a "
+                                "non-isotropic covariance)",
+                 .required = false, .constraint = cert::Constraint::positive});
     k.push_back({.name = "init", .type = cert::KeyType::string,
                  .description = "'span': w(0) = X^T (c 1); 'gaussian': w(0) = c g, g ~ N(0, I_d) from stream (seed, \"w0\", p)",
                  .choices = {"span", "gaussian"}});
-    k.push_back({.name = "init_scale", .type = cert::KeyType::number, .description = "c",
+    k.push_back({.name = "init_scale", .type = cert::KeyType::number, .description = "c (give init_scale or init_scale_trace)",
+                 .required = false, .constraint = cert::Constraint::positive});
+    k.push_back({.name = "init_scale_trace", .type = cert::KeyType::number,
+                 .description = "c tr Sigma: the init scale c := init_scale_trace / tr Sigma (span: the double below)",
+                 .required = false, .constraint = cert::Constraint::positive});
+    k.push_back({.name = "covariance", .type = cert::KeyType::string,
+                 .description = "data covariance Sigma = diag(lambda): isotropic (default), power_law (lambda_k = k^-alpha), "
+                                "spike (lambda_1 = covariance_spike, else 1), diagonal (covariance_diagonal); x_ik = fl(s_k g_ik)",
+                 .required = false, .choices = {"isotropic", "power_law", "spike", "diagonal"}});
+    k.push_back({.name = "covariance_alpha", .type = cert::KeyType::number,
+                 .description = "power_law: alpha in [0, 8], s_k = RN(k^(-alpha/2)) with alpha the nearest double",
+                 .required = false, .constraint = cert::Constraint::nonnegative});
+    k.push_back({.name = "covariance_spike", .type = cert::KeyType::number,
+                 .description = "spike: lambda_1 > 0 (s_1 = RN(sqrt(lambda_1)); lambda_k = 1 for k >= 2)",
+                 .required = false, .constraint = cert::Constraint::positive});
+    k.push_back({.name = "covariance_diagonal", .type = cert::KeyType::numbers,
+                 .description = "diagonal: lambda_1..lambda_d > 0 (d entries)", .required = false,
                  .constraint = cert::Constraint::positive});
     k.push_back({.name = "eps_max", .type = cert::KeyType::number,
                  .description = "the high-dimensional regime of the claim (reconstructed; the paper's dimension condition "
@@ -60,9 +81,14 @@ inline rh::InstanceSpec instance_spec(const cert::Case& in, long n, long d) {
     s.d = d;
     s.m = static_cast<int>(in.integer("m"));
     s.labels = in.string("targets");
-    s.eta_d = in.number_string("eta_d");
+    s.eta_d = in.has("eta_trace") ? in.number_string("eta_trace") : in.number_string("eta_d");
     s.init = in.string("init");
-    s.init_scale = in.number_string("init_scale");
+    s.init_per_trace = in.has("init_scale_trace");
+    s.init_scale = s.init_per_trace ? in.number_string("init_scale_trace") : in.number_string("init_scale");
+    if (in.has("covariance")) s.covariance.kind = in.string("covariance");
+    if (in.has("covariance_alpha")) s.covariance.alpha = in.number_string("covariance_alpha");
+    if (in.has("covariance_spike")) s.covariance.spike = in.number_string("covariance_spike");
+    if (in.has("covariance_diagonal")) s.covariance.diagonal = in.number_strings("covariance_diagonal");
     if (in.has("row_order"))
         for (const auto& v : in.number_strings("row_order")) s.row_order.push_back(std::stoi(v));
     return s;
@@ -94,7 +120,34 @@ inline void export_instance(const cert::Context& ctx, const rh::InstanceSpec& s)
     ctx.export_value("eta_d", s.eta_d, "eta * d (eta: the double nearest below eta_d / d)");
 }
 
+// The covariance, step-size and init-scale keys (docs/rh.md#covariance): each parameter only with its kind,
+// eta and c given once, eta_d only for the isotropic covariance, teacher labels only isotropic.
+inline void validate_covariance(const cert::Case& in) {
+    const std::string kind = in.has("covariance") ? in.string("covariance") : "isotropic";
+    auto needs = [&](const char* key, const char* k) {
+        if (kind == k && !in.has(key)) in.fail("covariance", std::string("covariance = \"") + k + "\" needs " + key);
+        if (kind != k && in.has(key)) in.fail(key, std::string("only with covariance = \"") + k + "\"");
+    };
+    needs("covariance_alpha", "power_law");
+    needs("covariance_spike", "spike");
+    needs("covariance_diagonal", "diagonal");
+    if (in.has("covariance_alpha") && !certainly_less_equal(in.interval_d("covariance_alpha"), IntervalD::exact(8)))
+        in.fail("covariance_alpha", "must be <= 8");
+    if (in.has("covariance_diagonal") && in.has("d") &&
+        static_cast<long long>(in.number_strings("covariance_diagonal").size()) != in.integer("d"))
+        in.fail("covariance_diagonal", "must have d = " + std::to_string(in.integer("d")) + " entries, has " +
+                                           std::to_string(in.number_strings("covariance_diagonal").size()));
+    if (in.has("eta_d") == in.has("eta_trace")) in.fail(in.has("eta_d") ? "eta_trace" : "eta_d", "give exactly one of eta_d and eta_trace");
+    if (kind != "isotropic" && in.has("eta_d"))
+        in.fail("eta_d", "eta d is the isotropic normalization; with covariance = \"" + kind + "\" give eta_trace (eta tr Sigma)");
+    if (in.has("init_scale") == in.has("init_scale_trace"))
+        in.fail(in.has("init_scale") ? "init_scale_trace" : "init_scale", "give exactly one of init_scale and init_scale_trace");
+    if (kind != "isotropic" && in.string("targets") == "teacher")
+        in.fail("targets", "teacher labels are defined for the isotropic covariance only");
+}
+
 inline void validate_instance(const cert::Case& in) {
+    validate_covariance(in);
     const long long m = in.integer("m");
     if (m != 1 && m != 2) in.fail("m", "must be 1 or 2");
     if (in.has("n") && in.has("d") && in.integer("d") < in.integer("n"))
@@ -120,6 +173,7 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     r.note(R::provenance);
     r.note(std::string("model: ") + (m == 1 ? R::model_m1 : R::model_m2));
     r.note(R::coordinates);
+    r.note(R::covariance);
     r.note(R::regime);
     r.note(R::limit);
     r.note(R::tail);
@@ -210,11 +264,31 @@ inline void wstar_checks(cert::Report& r, const proof::WStarResult& ws, const st
                            : flowcert::ProofResult::not_proven("no solution on the face: " + ws.solve.reason));
 }
 
+// The data covariance and the normalizations of one instance (a table; docs/rh.md#covariance).
+inline void covariance_table(cert::Report& r, const rh::Instance& inst) {
+    auto& t = r.table("covariance and normalizations", {"quantity", "enclosure"});
+    const auto& c = inst.cov;
+    t.add_row({"covariance", inst.spec.covariance.kind +
+                                 (inst.spec.covariance.kind == "power_law" ? " (alpha = " + inst.spec.covariance.alpha + ")"
+                                  : inst.spec.covariance.kind == "spike"   ? " (lambda_1 = " + inst.spec.covariance.spike + ")"
+                                                                           : std::string())});
+    t.add_row({"d", std::to_string(inst.d)});
+    t.add_row({"||lambda||_1 = tr Sigma", to_string(c.trace, 10)});
+    t.add_row({"||lambda||_1 / d", to_string(c.trace / IntervalD(inst.d), 6)});
+    t.add_row({"lambda_max", to_string(c.lambda_max, 10)});
+    t.add_row({"effective rank r = tr Sigma / lambda_max", to_string(c.rank_r(), 6)});
+    t.add_row({"effective rank R = (tr Sigma)^2 / tr Sigma^2", to_string(c.rank_R(), 6)});
+    t.add_row({"eta tr Sigma", to_string(inst.eta_trace, 10)});
+    t.add_row({"eta d", to_string(inst.eta_d, 10)});
+    t.add_row({"init scale c, c tr Sigma", to_string(inst.init_c, 6) + ", " + to_string(inst.init_c * c.trace, 6)});
+}
+
 struct GapOutcome {
     proof::PatternResult pattern;
     proof::WStarResult wstar;
     proof::GapResult gap;
     IntervalD eps, eta_d, step_ratio, init_min;
+    IntervalD trace;  // ||lambda||_1 = tr Sigma
     flowcert::ProofResult global_min;
     int n_minus = 0;
     double seconds = 0;
@@ -233,6 +307,7 @@ inline GapOutcome run_gap_instance(const rh::InstanceSpec& spec, const proof::Gd
     o.init_min = proof::initial_activity(inst);
     o.global_min = proof::global_minimality(inst, o.pattern);
     o.eta_d = inst.eta_d;
+    o.trace = inst.cov.trace;
     o.n_minus = inst.n_minus;
     if (keep) *keep = inst;
     return o;

@@ -23,24 +23,28 @@ void run(cert::Context& ctx) {
         "For this instance (seed " + std::to_string(spec.seed) + ", n = " + std::to_string(spec.n) + ", d = " +
         std::to_string(spec.d) + "), in the high-dimensional regime eps <= " + in.number_string("eps_max") +
         ": GD's limit w(inf) and w* (reconstructed definitions, see notes) are certified and " +
-        in.number_string("ratio_lower") + " <= ||w(inf) - w*|| / sqrt(n_-/d) <= " + in.number_string("ratio_upper") +
+        in.number_string("ratio_lower") + " <= ||w(inf) - w*|| / " +
+        (spec.covariance.kind == "isotropic" ? "sqrt(n_-/d)" : "sqrt(n_-/||lambda||_1)") + " <= " + in.number_string("ratio_upper") +
         " (the band is this case's claim; the paper's C1, C2 are NOT FOUND)";
     rh::Instance inst;
     const GapOutcome o = run_gap_instance(spec, opt, &inst);
+    // The band's normalization: sqrt(n_-/d) for the isotropic covariance (where ||lambda||_1 = d exactly),
+    // sqrt(n_-/||lambda||_1) otherwise ([LWTM2026] v2 abstract; docs/rh.md#covariance).
+    const bool iso = inst.cov.isotropic;
+    const std::string norm = iso ? "sqrt(n_-/d)" : "sqrt(n_-/||lambda||_1)";
+    const IntervalD ratio = iso ? o.gap.ratio_n_minus : o.gap.ratio_n_minus_trace;
     hypothesis_checks(ctx.report, inst, in.number_string("eps_max"));
     pattern_checks(ctx.report, inst, o.pattern);
     wstar_checks(ctx.report, o.wstar);
     const bool have = o.gap.status.is_proven() && o.n_minus > 0;
-    const std::string why = o.n_minus == 0 ? "n_- = 0: the ratio to sqrt(n_-/d) is undefined" : o.gap.status.reason;
+    const std::string why = o.n_minus == 0 ? "n_- = 0: the ratio to " + norm + " is undefined" : o.gap.status.reason;
     auto lower_end = ctx.report.conclusion("ratio lower bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("C1 sqrt(n_-/d) <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
+                         .statement("C1 " + norm + " <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
     auto upper_end = ctx.report.conclusion("ratio upper bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("||w(inf) - w*|| <= C2 sqrt(n_-/d) with C2 = ratio_upper (the case's claim)");
+                         .statement("||w(inf) - w*|| <= C2 " + norm + " with C2 = ratio_upper (the case's claim)");
     if (have) {
-        lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")),
-                     {"||w(inf) - w*|| / sqrt(n_-/d)", o.gap.ratio_n_minus});
-        upper_end.le({"||w(inf) - w*|| / sqrt(n_-/d)", o.gap.ratio_n_minus},
-                     cert::exact("ratio_upper", in.number_string("ratio_upper")));
+        lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"||w(inf) - w*|| / " + norm, ratio});
+        upper_end.le({"||w(inf) - w*|| / " + norm, ratio}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
     } else {
         lower_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
         upper_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
@@ -56,10 +60,18 @@ void run(cert::Context& ctx) {
         t.add_row({"||w(inf) - w*||", fmt(o.gap.gap, 10)});
         if (inst.n_minus > 0) t.add_row({"ratio to sqrt(n_-/d)", fmt(o.gap.ratio_n_minus, 10)});
         t.add_row({"ratio to sqrt(n/d)", fmt(o.gap.ratio_n, 10)});
+        if (!iso) {
+            if (inst.n_minus > 0) t.add_row({"ratio to sqrt(n_-/||lambda||_1)", fmt(o.gap.ratio_n_minus_trace, 10)});
+            t.add_row({"ratio to sqrt(n/||lambda||_1)", fmt(o.gap.ratio_n_trace, 10)});
+        }
     }
-    ctx.report.note("eta d = " + fmt(o.eta_d, 12) +
-                    ": the reconstruction predicts the ratio to scale with eta d (docs/rh.md#scaling); no paper "
-                    "constant C1, C2 is known");
+    covariance_table(ctx.report, inst);
+    ctx.report.note(iso ? "eta d = " + fmt(o.eta_d, 12) +
+                              ": the reconstruction predicts the ratio to scale with eta d (docs/rh.md#scaling); no paper "
+                              "constant C1, C2 is known"
+                        : "eta tr Sigma = " + fmt(inst.eta_trace, 12) +
+                              ": the reconstruction predicts the ratio to sqrt(n_-/||lambda||_1) to scale with eta tr Sigma "
+                              "(docs/rh.md#scaling, docs/rh.md#covariance); no paper constant C1, C2 is known");
 }
 
 }  // namespace

@@ -92,12 +92,18 @@ void run(cert::Context& ctx) {
     for (const auto& r : records) out.push_back(from_record(r));
 
     // Per-instance results (single thread from here on: deterministic report order).
-    auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "eps", "K", "gap", "ratio to sqrt(n_-/d)",
-                                               "ratio to sqrt(n/d)", "status", "seconds"});
-    proof::Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n;
+    // The band's normalization tau: d for the isotropic covariance (where ||lambda||_1 = d exactly),
+    // ||lambda||_1 = tr Sigma otherwise ([LWTM2026] v2 abstract; docs/rh.md#covariance).
+    const bool iso = !in.has("covariance") || in.string("covariance") == "isotropic";
+    const std::string norm = iso ? "sqrt(n_-/d)" : "sqrt(n_-/||lambda||_1)";
+    auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "||lambda||_1", "eps", "K", "gap",
+                                               "ratio to sqrt(n_-/d)", "ratio to sqrt(n/d)", "ratio to sqrt(n_-/||lambda||_1)",
+                                               "ratio to sqrt(n/||lambda||_1)", "status", "seconds"});
+    proof::Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n, c1t, c2t, c1nt, c2nt;
     proof::AllInstances signs, rho_t, margin_t, gmin, wstar, gap_t;
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> band_nd;  // (n, d) -> (min ratio, max ratio)
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> gap_nd;
+    std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> band_nd_d;  // the ratio to sqrt(n_-/d)
     double cpu = 0;
     for (size_t k = 0; k < items.size(); ++k) {
         const Item& it = items[k];
@@ -119,18 +125,26 @@ void run(cert::Context& ctx) {
         wstar.add(o.wstar.kkt, at);
         const bool ok = o.gap.status.is_proven() && o.n_minus > 0;
         gap_t.add(ok ? o.gap.status : flowcert::ProofResult::not_proven(o.n_minus == 0 ? "n_- = 0" : o.gap.status.reason), at);
+        const IntervalD ratio = iso ? o.gap.ratio_n_minus : o.gap.ratio_n_minus_trace;  // the band's normalization
         if (ok) {
             c1.take_min(o.gap.ratio_n_minus, at);
             c2.take_max(o.gap.ratio_n_minus, at);
             c1n.take_min(o.gap.ratio_n, at);
             c2n.take_max(o.gap.ratio_n, at);
+            c1t.take_min(o.gap.ratio_n_minus_trace, at);
+            c2t.take_max(o.gap.ratio_n_minus_trace, at);
+            c1nt.take_min(o.gap.ratio_n_trace, at);
+            c2nt.take_max(o.gap.ratio_n_trace, at);
             const auto key = std::make_pair(it.n, it.d);
             auto b = band_nd.find(key);
             if (b == band_nd.end()) {
-                band_nd[key] = {o.gap.ratio_n_minus, o.gap.ratio_n_minus};
+                band_nd[key] = {ratio, ratio};
                 gap_nd[key] = {o.gap.gap, o.gap.gap};
+                band_nd_d[key] = {o.gap.ratio_n_minus, o.gap.ratio_n_minus};
             } else {
-                b->second = {min(b->second.first, o.gap.ratio_n_minus), max(b->second.second, o.gap.ratio_n_minus)};
+                b->second = {min(b->second.first, ratio), max(b->second.second, ratio)};
+                auto& bd = band_nd_d[key];
+                bd = {min(bd.first, o.gap.ratio_n_minus), max(bd.second, o.gap.ratio_n_minus)};
                 auto& g = gap_nd[key];
                 g = {min(g.first, o.gap.gap), max(g.second, o.gap.gap)};
             }
@@ -140,8 +154,9 @@ void run(cert::Context& ctx) {
                                    : !o.wstar.kkt.is_proven()    ? "w*: " + o.wstar.kkt.reason
                                                                  : "gap: " + o.gap.status.reason;
         tab.add_row({std::to_string(it.n), std::to_string(it.d), std::to_string(it.seed), std::to_string(o.n_minus),
-                     fmt(o.eta_d, 6), fmt(o.eps, 3), std::to_string(o.pattern.K), ok ? fmt(o.gap.gap, 6) : "-",
+                     fmt(o.eta_d, 6), fmt(o.trace, 8), fmt(o.eps, 3), std::to_string(o.pattern.K), ok ? fmt(o.gap.gap, 6) : "-",
                      ok ? fmt(o.gap.ratio_n_minus, 6) : "-", ok ? fmt(o.gap.ratio_n, 6) : "-",
+                     ok ? fmt(o.gap.ratio_n_minus_trace, 6) : "-", ok ? fmt(o.gap.ratio_n_trace, 6) : "-",
                      status.substr(0, 160), std::to_string(o.seconds)});
     }
     auto& rep = ctx.report;
@@ -173,22 +188,37 @@ void run(cert::Context& ctx) {
     rep.conclusion("every instance: w(inf) is a global minimizer", "[docs/rh.md#global-minimum]").result(gmin.result());
     rep.step("every instance: w* certified by KKT", "[docs/rh.md#w-star]").result(wstar.result());
     const bool all_gaps = gap_t.result().is_proven();
+    const proof::Extreme& lo = iso ? c1 : c1t;
+    const proof::Extreme& hi = iso ? c2 : c2t;
     if (in.has("ratio_lower")) {
         auto c = rep.conclusion("band lower end", "[LWTM2026, abstract; docs/rh.md#gap]")
-                     .statement("ratio_lower sqrt(n_-/d) <= ||w(inf) - w*|| on every instance (the case's C1)");
-        if (all_gaps) c.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"min ratio (at " + c1.where + ")", c1.value});
+                     .statement("ratio_lower " + norm + " <= ||w(inf) - w*|| on every instance (the case's C1)");
+        if (all_gaps) c.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"min ratio (at " + lo.where + ")", lo.value});
         else c.result(gap_t.result());
     }
     if (in.has("ratio_upper")) {
         auto c = rep.conclusion("band upper end", "[LWTM2026, abstract; docs/rh.md#gap]")
-                     .statement("||w(inf) - w*|| <= ratio_upper sqrt(n_-/d) on every instance (the case's C2)");
-        if (all_gaps) c.le({"max ratio (at " + c2.where + ")", c2.value}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
+                     .statement("||w(inf) - w*|| <= ratio_upper " + norm + " on every instance (the case's C2)");
+        if (all_gaps) c.le({"max ratio (at " + hi.where + ")", hi.value}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
         else c.result(gap_t.result());
     }
     auto& band = rep.table("observed ratio band over the certified instances (evidence, not a bound for other data)",
                            {"ratio", "C1 (enclosure of the min)", "C2 (enclosure of the max)"});
     band.add_row({"||w(inf) - w*|| / sqrt(n_-/d)", c1.have ? fmt(c1.value, 8) : "-", c2.have ? fmt(c2.value, 8) : "-"});
     band.add_row({"||w(inf) - w*|| / sqrt(n/d)", c1n.have ? fmt(c1n.value, 8) : "-", c2n.have ? fmt(c2n.value, 8) : "-"});
+    band.add_row({"||w(inf) - w*|| / sqrt(n_-/||lambda||_1)", c1t.have ? fmt(c1t.value, 8) : "-", c2t.have ? fmt(c2t.value, 8) : "-"});
+    band.add_row({"||w(inf) - w*|| / sqrt(n/||lambda||_1)", c1nt.have ? fmt(c1nt.value, 8) : "-", c2nt.have ? fmt(c2nt.value, 8) : "-"});
+    if (!iso && c1.have && c1t.have) {
+        // Which normalization stays Theta(1) over the sweep: the spread max / min of each ratio (evidence
+        // over these instances only, not a bound; docs/rh.md#covariance).
+        auto& spread = rep.table("spread of the ratio over the sweep, per normalization (evidence, not a bound)",
+                                 {"normalization", "max / min over the certified instances"});
+        spread.add_row({"sqrt(n_-/d)", fmt(c2.value / c1.value, 6)});
+        spread.add_row({"sqrt(n_-/||lambda||_1)", fmt(c2t.value / c1t.value, 6)});
+        rep.note("spread max/min of the certified ratio over the sweep: to sqrt(n_-/d) in " + fmt(c2.value / c1.value, 4) +
+                 ", to sqrt(n_-/||lambda||_1) in " + fmt(c2t.value / c1t.value, 4) +
+                 " (evidence over these instances; no statement for other d or data)");
+    }
 
     // Per (n, seed): certified slopes of log gap against log d (consecutive d and end to end).
     auto& sl = ctx.report.table("slopes of log gap vs log d per (n, seed)",
@@ -221,11 +251,13 @@ void run(cert::Context& ctx) {
         }
     if (have_slope)
         ctx.report.note("end-to-end slopes of log gap vs log d over all (n, seed): min in " + fmt(smin, 6) + ", max in " +
-                        fmt(smax, 6) + " (the reconstruction's heuristic predicts -1/2 at fixed eta d)");
+                        fmt(smax, 6) + (iso ? " (the reconstruction's heuristic predicts -1/2 at fixed eta d)"
+                             : " (the reconstruction's heuristic at fixed eta tr Sigma: -1/2 times the slope of log "
+                               "||lambda||_1 vs log d)"));
 
     // Plots: ratio vs d (band over seeds, per n) and gap vs d with a d^-1/2 reference.
     cert::SweepPlot pr;
-    pr.title = "certified ||w(inf) - w*|| / sqrt(n_-/d): min..max over seeds";
+    pr.title = "certified ||w(inf) - w*|| / " + norm + ": min..max over seeds";
     pr.x_label = "d";
     pr.y_label = "ratio";
     cert::SweepPlot pg;
@@ -233,11 +265,17 @@ void run(cert::Context& ctx) {
     pg.x_label = "d";
     pg.y_label = "gap";
     for (const auto& [key, b] : band_nd) {
-        pr.add_point("n = " + std::to_string(key.first), static_cast<double>(key.second), hull(b.first, b.second));
+        pr.add_point("n = " + std::to_string(key.first) + (iso ? "" : ", to " + norm), static_cast<double>(key.second),
+                     hull(b.first, b.second));
+        if (!iso) {
+            const auto& bd = band_nd_d[key];
+            pr.add_point("n = " + std::to_string(key.first) + ", to sqrt(n_-/d)", static_cast<double>(key.second),
+                         hull(bd.first, bd.second));
+        }
         const auto& g = gap_nd[key];
         pg.add_point("n = " + std::to_string(key.first), static_cast<double>(key.second), hull(g.first, g.second));
     }
-    if (c1.have) pg.references.push_back({"C1 sqrt(n/2/d), n = " + std::to_string(ns.front()),
+    if (iso && c1.have) pg.references.push_back({"C1 sqrt(n/2/d), n = " + std::to_string(ns.front()),
                                           mid(c1.value) * std::sqrt(static_cast<double>(ns.front()) / 2), -0.5});
     ctx.report.add_plot(pr);
     ctx.report.add_plot(pg);
@@ -292,6 +330,7 @@ int main(int argc, char** argv) {
             [](const cert::Case& c) {
                 if (c.integer("m") != 1) c.fail("m", "rh/gap_sweep is reconstructed for m = 1 only");
                 if (c.has("row_order")) c.fail("row_order", "not a sweep key (n varies)");
+                if (c.has("covariance_diagonal")) c.fail("covariance_diagonal", "not a sweep key (d varies)");
                 validate_instance(c);
                 for (const auto& s : c.number_strings("n_values"))
                     if (s.find_first_not_of("0123456789") != std::string::npos) c.fail("n_values", "integers expected");

@@ -29,6 +29,7 @@ void run(cert::Context& ctx) {
         "changes again, and w(inf) is a global minimizer (reconstructed definitions, see notes)";
     const proof::PatternResult pr = proof::certify_pattern_and_limit(inst, opt);
     hypothesis_checks(ctx.report, inst, in.number_string("eps_max"));
+    covariance_table(ctx.report, inst);
     pattern_checks(ctx.report, inst, pr);
 
     auto& t = ctx.report.table("instance", {"quantity", "value"});

@@ -35,6 +35,8 @@ inline nlohmann::json to_record(const GapOutcome& o) {
             {"gap_status", result_json(o.gap.status)},
             {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
             {"ratio_n", cert::exact_json(o.gap.ratio_n)},
+            {"ratio_n_minus_trace", cert::exact_json(o.gap.ratio_n_minus_trace)},
+            {"ratio_n_trace", cert::exact_json(o.gap.ratio_n_trace)}, {"trace", cert::exact_json(o.trace)},
             {"eps", cert::exact_json(o.eps)}, {"step_ratio", cert::exact_json(o.step_ratio)},
             {"eta_d", cert::exact_json(o.eta_d)}, {"n_minus", o.n_minus},
             {"seconds", cert::exact_string(o.seconds)}};
@@ -58,6 +60,9 @@ inline GapOutcome from_record(const nlohmann::json& r) {
     o.gap.gap = iv("gap");
     o.gap.ratio_n_minus = iv("ratio_n_minus");
     o.gap.ratio_n = iv("ratio_n");
+    o.gap.ratio_n_minus_trace = iv("ratio_n_minus_trace");
+    o.gap.ratio_n_trace = iv("ratio_n_trace");
+    o.trace = iv("trace");
     o.eps = iv("eps");
     o.step_ratio = iv("step_ratio");
     o.eta_d = iv("eta_d");

@@ -14,7 +14,8 @@
 // Gaussians: Marsaglia's polar method [Marsaglia & Bray 1964] with u, v = (u64 >> 11) * 2^-52 - 1,
 //   and log computed by `log_basic_ops` from + - * / and exact bit manipulation only (no libm),
 //   so the samples are bit-identical on every IEEE-754 platform when the code is compiled without
-//   FMA contraction (the project compiles with -ffp-contract=off) and with SSE2 doubles (no x87).
+//   FMA contraction (random.cpp is compiled with -ffp-contract=off, lib/flowcert/nets/CMakeLists.txt;
+//   tests/nets/test_random pins a digest of 3,500 samples) and with SSE2 doubles (no x87).
 //   Samples are produced in pairs; the second of a pair is returned by the next call.
 //
 // NOT rigorous and not cryptographic: these numbers define instances; they never enter an

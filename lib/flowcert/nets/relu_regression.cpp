@@ -93,16 +93,23 @@ Instance make_instance(const InstanceSpec& spec) {
     const int n = inst.n = spec.n;
     const long d = inst.d = spec.d;
     const int m = inst.m = spec.m;
-    // eta := lower end of the outward enclosure of eta_d / d (an exact double)
+    inst.cov = make_covariance(spec.covariance, d);
+    const IntervalD& tau = inst.cov.trace;  // tr Sigma (= d exactly when isotropic)
+    // eta := lower end of the outward enclosure of eta_d / tau (an exact double)
     const IntervalD eta_d = IntervalD::from_decimal(spec.eta_d);
     if (!certainly_positive(eta_d)) throw std::invalid_argument("eta_d must be > 0");
-    const double eta = lower(eta_d / IntervalD(d));
+    const double eta = lower(eta_d / tau);
     if (!(eta > 0)) throw std::invalid_argument("eta underflows");
     inst.eta = IntervalD::exact(eta);
     inst.eta_d = inst.eta * IntervalD(d);
-    const IntervalD c = IntervalD::from_decimal(spec.init_scale);
+    inst.eta_trace = inst.eta * tau;
+    const IntervalD c = spec.init_per_trace ? IntervalD::from_decimal(spec.init_scale) / tau
+                                            : IntervalD::from_decimal(spec.init_scale);
+    if (!certainly_positive(c)) throw std::invalid_argument("init_scale must be > 0");
 
     const bool teacher = spec.labels == "teacher";
+    if (teacher && !inst.cov.isotropic)
+        throw std::invalid_argument("teacher labels are defined for the isotropic covariance only");
     const bool gaussian_init = spec.init == "gaussian";
     inst.y.assign(n, IntervalD(0));
     if (spec.labels == "alternating") {
@@ -142,7 +149,10 @@ Instance make_instance(const InstanceSpec& spec) {
         const long len = std::min(chunk, d - k0);
         for (int i = 0; i < n; ++i) {
             rows[i].fill_gaussian(std::span<double>(buf.data(), len));
-            for (long k = 0; k < len; ++k) Xc(i, k) = buf[k];
+            if (inst.cov.isotropic)
+                for (long k = 0; k < len; ++k) Xc(i, k) = buf[k];
+            else  // x_ik = fl(s_k g_ik): the data are these doubles [covariance.hpp]
+                for (long k = 0; k < len; ++k) Xc(i, k) = inst.cov.scale[static_cast<size_t>(k0 + k)] * buf[k];
         }
         if (teacher) teacher_stream.fill_gaussian(std::span<double>(wt.data(), len));
         if (gaussian_init)
@@ -196,8 +206,10 @@ Instance make_instance(const InstanceSpec& spec) {
         if (!gaussian_init) {
             // w_p(0) = X^T (c 1): a_p(0) = c 1 with c the lower end of the enclosure of init_scale (exact double)
             for (int i = 0; i < n; ++i) inst.a0[p][i] = IntervalD::exact(lower(c));
+            inst.init_c = IntervalD::exact(lower(c));
         } else {
             // w_p(0) = c g_p (c exactly the decimal): X u = c X g, ||u||^2 = c^2 ||g||^2
+            inst.init_c = c;
             const double ggu = nonneg_sum_upper(gg[p], d);
             inst.uu[p] = sqr(c) * dot_from_double(gg[p], ggu, d);
             for (int i = 0; i < n; ++i) {

@@ -26,6 +26,7 @@
 
 #include <flowcert/interval.hpp>
 #include <flowcert/linalg.hpp>
+#include <flowcert/nets/covariance.hpp>
 
 #include <cstdint>
 #include <string>
@@ -64,7 +65,14 @@ struct Reconstruction {
         "global minimum: m = 1: min L = 1/2 sum_{y_j <= 0} y_j^2, attained iff X_{P+} w = y_{P+} and X_N w <= 0; "
         "m = 2: min L = 0 [docs/rh.md#global-minimum]";
     static constexpr const char* gap =
-        "gap: ||w(inf) - w*||_2 and its ratios to sqrt(n_-/d) and sqrt(n/d), n_- = #{y <= 0} [docs/rh.md#gap]";
+        "gap: ||w(inf) - w*||_2 and its ratios to sqrt(n_-/tau), sqrt(n/tau) for tau = ||lambda||_1 = tr Sigma and "
+        "tau = d (equal when isotropic), n_- = #{y <= 0} [docs/rh.md#gap]";
+    static constexpr const char* covariance =
+        "data: x_ik = fl(s_k g_ik), g_ik the stream Gaussians, Sigma = diag(lambda), lambda_k := s_k^2 with the double "
+        "scales s_k = 1 (isotropic), RN(k^(-alpha/2)) (power_law), s_1 = RN(sqrt(spike)) and s_k = 1 else (spike), "
+        "RN(sqrt(lambda_k)) (diagonal); step size eta = eta_tau / tau and, with init_scale_trace, init scale "
+        "c = c~ / tau, tau = tr Sigma (= d isotropic); the paper's covariance assumptions are NOT FOUND "
+        "[docs/rh.md#covariance]";
 };
 
 // ---- instance ----------------------------------------------------------------------------
@@ -76,10 +84,13 @@ struct InstanceSpec {
     // "alternating" (y_i = +1 for even i, -1 for odd i), "teacher" (y_i = <w_t, x_i> / sqrt(d) in double,
     // w_t ~ N(0, I) from stream (seed, "teacher", 0)), or n comma-separated decimals / rationals.
     std::string labels = "alternating";
-    std::string eta_d = "1/2";  // eta := the double nearest below eta_d / d (an exact binary number)
+    // eta := the lower end of the enclosure of eta_d / tau (an exact double), tau = tr Sigma (= d when isotropic)
+    std::string eta_d = "1/2";
     std::string init = "span";  // "span": w_p(0) = X^T (c 1); "gaussian": w_p(0) = c g_p, g_p ~ N(0, I_d)
     std::string init_scale = "1/1000";  // c (decimal); for span init c is taken as the double nearest below
+    bool init_per_trace = false;        // true: init_scale is c~ = c tau, c := enclosure of c~ / tau
     std::vector<int> row_order;         // optional: sample i is stream row row_order[i] (a permutation)
+    CovarianceSpec covariance;          // data x_ik = fl(s_k g_ik) [covariance.hpp]
 };
 
 // X is never stored: rows come from streams (seed, "X", i), generated in column chunks.
@@ -93,6 +104,9 @@ struct Instance {
     int n_minus = 0;
     IntervalD eta;                   // step size: the exact double of the spec (a point interval)
     IntervalD eta_d;                 // eta * d (exact product enclosed)
+    IntervalD eta_trace;             // eta * tr Sigma (= eta_d when isotropic)
+    IntervalD init_c;                // the init scale c used (span: an exact double)
+    Covariance cov;                  // the data covariance (trace = ||lambda||_1, effective ranks)
     linalg::IMatrixD G;              // n x n enclosure of X X^T (symmetric entrywise)
     // per neuron p: output sign, initial a_p, enclosure of X u_p and ||u_p||^2
     std::vector<int> s;
@@ -101,7 +115,8 @@ struct Instance {
     double gram_max_rel_radius = 0;  // max_ij rad(G_ij) / G_ii (diagnostic)
 };
 
-// Throws std::invalid_argument on a bad spec (unknown label mode, wrong number of labels, n < 1, d < n, ...).
+// Throws std::invalid_argument on a bad spec (unknown label mode, wrong number of labels, n < 1, d < n,
+// teacher labels with a non-isotropic covariance, a bad covariance, ...).
 Instance make_instance(const InstanceSpec& spec);
 
 // Rigorous enclosure of G = X X^T for X given in row-major doubles (n x d), by the a priori bound

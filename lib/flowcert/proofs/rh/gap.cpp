@@ -37,6 +37,9 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
     const IntervalD dd = IntervalD(inst.d);
     if (inst.n_minus > 0) res.ratio_n_minus = res.gap / sqrt(IntervalD(inst.n_minus) / dd);
     res.ratio_n = res.gap / sqrt(IntervalD(n) / dd);
+    const IntervalD& tr = inst.cov.trace;  // ||lambda||_1 (= d exactly when isotropic)
+    if (inst.n_minus > 0) res.ratio_n_minus_trace = res.gap / sqrt(IntervalD(inst.n_minus) / tr);
+    res.ratio_n_trace = res.gap / sqrt(IntervalD(n) / tr);
     res.status = ProofResult::proven("||w(inf) - w*||^2 = ||u||^2 + 2 (Xu)^T delta + delta^T G delta, delta = a(inf) - alpha*");
     return res;
 }

@@ -1,6 +1,7 @@
 // flowcert/proofs/rh/gap.hpp -- the gap between GD's limit and w* [docs/rh.md#gap] (m = 1):
 //   ||w(inf) - w*||^2 = ||u||^2 + 2 (X u)^T delta + delta^T G delta,  delta = a(inf) - alpha*,
-// and its ratios to sqrt(n_-/d) and sqrt(n/d).
+// and its ratios to sqrt(n_-/tau) and sqrt(n/tau) for tau = d and tau = ||lambda||_1 = tr Sigma
+// ([LWTM2026] v1 vs v2 abstract; equal for the isotropic covariance).
 #pragma once
 
 #include <flowcert/proofs/rh/stabilization.hpp>
@@ -11,7 +12,8 @@ namespace flowcert::proofs::rh {
 struct GapResult {
     ProofResult status = ProofResult::not_proven("not run");  // proven: the enclosures below are valid
     IntervalD gap, gap_sq;
-    IntervalD ratio_n_minus, ratio_n;  // gap / sqrt(n_-/d) (when n_- > 0), gap / sqrt(n/d)
+    IntervalD ratio_n_minus, ratio_n;              // gap / sqrt(n_-/d) (when n_- > 0), gap / sqrt(n/d)
+    IntervalD ratio_n_minus_trace, ratio_n_trace;  // gap / sqrt(n_-/||lambda||_1), gap / sqrt(n/||lambda||_1)
 };
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
 
