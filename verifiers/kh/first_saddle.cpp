@@ -2,7 +2,7 @@
 // the first saddle (or stationary point at infinity) that gradient flow from delta w0 reaches after escaping the
 // origin. For one model and data set (a case file) the verifier
 //   1. certifies the hypotheses on w*: a Delta-second-order positive KKT point of max N s.t. ||u|| = 1 (Krawczyk +
-//      tangent spectrum, lib/flowcert/nets/ncf.hpp), supported on one coordinate / one block (certified zero
+//      tangent spectrum, lib/flowcert/proofs/kh/ncf_kkt.hpp), supported on one coordinate / one block (certified zero
 //      pattern), so that the limiting path p(t) lies on the ray R_+ w* (derivation in flowcert/proofs/kh/flow_tools.hpp);
 //      and w0 in the stable set S(w*) (closed-form criterion of the decoupled NCF flow, see check_stable_set);
 //   2. bounded case (square loss; Cor. 5 for L = 2, Cor. 11 for L > 2): p* = lim p(t) = rho* w*, rho* = (N*/S)^{1/L};
@@ -16,6 +16,7 @@
 //      prints O(delta^10)), from the paper's closed form at high precision and from the rigorous integrator.
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -35,8 +36,9 @@ namespace ode = flowcert::ode;
 namespace tay = flowcert::taylor;
 using namespace flowcert;
 using namespace flowcert::nets;
-using khtools::norm2;
-using khtools::norm2_sq;
+using namespace flowcert::proofs::kh;
+using proofs::kh::norm2;
+using proofs::kh::norm2_sq;
 
 namespace {
 
@@ -369,7 +371,7 @@ void run(cert::Context& ctx) {
 
     // ---- 2. the limit of p(t) ----------------------------------------------------------------------------------
     std::vector<IntervalD> pstar(s.P, IntervalD(0));
-    khtools::Ray<IntervalD> ray;
+    proofs::kh::Ray<IntervalD> ray;
     const auto loss_grad = [&](const std::vector<IntervalD>& w) {  // grad L = -f(w)
         tay::TaylorEvaluator<IntervalD> ev(field, params);
         std::vector<IntervalD> out(s.P, IntervalD(0));
@@ -399,12 +401,12 @@ void run(cert::Context& ctx) {
         // Krawczyk on grad L = 0 around p*.
         Vec<IntervalD> yv = s.y;
         la::VectorFunction<IntervalD> F = [&](const la::IVector<IntervalD>& w) {
-            const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
+            const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
             if (!dv.ok) throw std::runtime_error(dv.reason);
             return la::IVector<IntervalD>(dv.gradient);
         };
         la::JacobianFunction<IntervalD> J = [&](const la::IVector<IntervalD>& w) {
-            const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, true);
+            const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, true);
             if (!dv.ok) throw std::runtime_error(dv.reason);
             return la::IMatrix<IntervalD>(dv.hessian);
         };
@@ -501,7 +503,7 @@ void run(cert::Context& ctx) {
             .implied_by({"p(t) bounded: S = 2c ||H(X; w*)||^2 > 0", "grad L = 0 has exactly one zero in the Krawczyk box",
                          "lim p(t) = rho* w* lies in the Krawczyk box"});
         if (!inside) return;
-        const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
+        const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
         const auto eig = la::symmetric_eigenvalues<IntervalD>(la::IMatrix<IntervalD>(dv.hessian));
         int neg = 0, pos = 0, zer = 0;
         std::string eigs;
@@ -531,7 +533,7 @@ void run(cert::Context& ctx) {
                     Vec<IntervalD> w(s.P);
                     for (int j = 0; j < s.P; ++j) w(j) = pstar[j];
                     for (int f = 0; f < block; ++f) w(f * s.d + k) = IntervalD::from_decimal(tt);
-                    const auto dl = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
+                    const auto dl = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
                     if (dl.ok && certainly_less(dl.value, dv.value)) {
                         found = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
                                 std::to_string(k) + ", t = " + tt;
@@ -631,10 +633,10 @@ void run(cert::Context& ctx) {
         const double guess = s.L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm)
                                       : 1 / (s.L * (s.L - 2) * Nm * std::pow(dm * c0, s.L - 2));
         double horizon = 1.02 * guess + 3;  // non-rigorous; grown below if the escape is not reached
-        auto esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+        auto esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
             horizon = horizon * 1.5 + 5;
-            esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+            esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         }
         nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}};
         if (!esc.ok) return r;

@@ -1,7 +1,7 @@
 // verifiers/kh/theorem10_escape.cpp -- [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089), Theorem 10 (L > 2) and
 // Lemma 25, on deep diagonal nets H(x; u) = sum_k (prod_f u^(f)_k) x_k of depth D = L >= 3 (spec 9B) with the
 // square loss. For one data set and initial direction w0 (a case file) the verifier certifies
-//   1. the hypotheses: w* is a Delta-second-order positive KKT point of (4) supported on one block (ncf.hpp);
+//   1. the hypotheses: w* is a Delta-second-order positive KKT point of (4) supported on one block (proofs/kh/ncf_kkt.hpp);
 //      w0 in S(w*) from the NCF-flow tube: blow-up-time brackets of every block (the NCF of a diagonal net is
 //      block-decoupled) with block k* certainly first;
 //   2. Lemma 25: the NCF blow-up time T(w0) lies in (1/(L(L-2)N(w*)), 1/(L(L-2)N(w0)));
@@ -13,6 +13,7 @@
 //      interval; certified log-log slopes between consecutive deltas against Delta/(Delta + 2 L^2 N(w*)).
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <flowcert/proofs/kh/flow_tools.hpp>
@@ -33,8 +34,9 @@ namespace ode = flowcert::ode;
 namespace tay = flowcert::taylor;
 using namespace flowcert;
 using namespace flowcert::nets;
-using khtools::norm2;
-using khtools::norm2_sq;
+using namespace flowcert::proofs::kh;
+using proofs::kh::norm2;
+using proofs::kh::norm2_sq;
 
 namespace {
 
@@ -279,7 +281,7 @@ void run(cert::Context& ctx) {
     et.add_row({"1/(L(L-2)N(w0))", to_string(IntervalD(1) / (LL2 * Nw0), 15)});
 
     // ---- 3./4. loss flow sweep -----------------------------------------------------------------------------------
-    khtools::Ray<IntervalD> ray;
+    proofs::kh::Ray<IntervalD> ray;
     {
         Vec<IntervalD> wv(P);
         for (int j = 0; j < P; ++j) wv(j) = wstar(j);
@@ -319,10 +321,10 @@ void run(cert::Context& ctx) {
         // Non-rigorous horizon: the escape happens near T(w0)/delta^(L-2) (a little past it costs stiff steps at the
         // saddle and beyond, so the horizon grows only when the escape was not reached).
         double horizon2 = mid(Tw0 / dL2) * 1.001 + 3;
-        auto esc = khtools::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
+        auto esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
         for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
             horizon2 = horizon2 * 1.5 + 5;
-            esc = khtools::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
+            esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
         }
         nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}, {"stage", "escape"}};
         if (!esc.ok) return r;
@@ -381,7 +383,7 @@ void run(cert::Context& ctx) {
             for (std::size_t pc = piece; pc < run.tube.size() && lower(run.tube[pc].t0) <= tb; ++pc)
                 for (int q = 0; q < P; ++q) Z[q] = hull(Z[q], run.tube[pc].box[q]);
             for (int q = 0; q < P; ++q) Z[q] = hull(hull(Z[q], run.outputs[j].box[q]), run.outputs[j + 1].box[q]);
-            const double l = khtools::jacobian_norm_upper(jev, Z);
+            const double l = proofs::kh::jacobian_norm_upper(jev, Z);
             const IntervalD fac = exp(IntervalD::exact(l) * (tj[j + 1] - tj[j]));
             sup_hi = std::max(sup_hi, upper(en * fac));
         }

@@ -7,7 +7,7 @@
 //      (Krawczyk), N(W̄) > 0, Delta_max > 0, its exact zero set w_z (reduced-space Krawczyk), Lemma 17;
 //   2. CERTIFIES that w_z is zero-preserving (Definition 15): w_z is a union of Lemma 16 units; every w_z
 //      component of the loss-flow field (and of the NCF field) vanishes identically on {w_z = 0}, proven
-//      structurally on the Taylor DAG (kh18::field_vanishes_on_subspace: invariance in both time
+//      structurally on the Taylor DAG (proofs::kh::field_vanishes_on_subspace: invariance in both time
 //      directions); and, as a consequence checked on concrete flows, the rigorous tubes from delta W̄ and
 //      from delta W0 masked on w_z keep w_z at exactly [0, 0] on every step, where an independent gradient
 //      evaluator (nets::square_loss) gives grad_{w_z} L = [0, 0] exactly on every step box;
@@ -22,6 +22,7 @@
 // See docs/kh.md ("Verifier kh/theorem18_sparsity") for what is certified and its distance to the paper.
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,7 @@ namespace la = flowcert::linalg;
 namespace ode = flowcert::ode;
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 using I = IntervalD;
 
 namespace {
@@ -394,9 +396,9 @@ void run(cert::Context& ctx) {
     }
 
     // ---- 2. zero preservation (Definition 15, Lemma 16) ---------------------------------------------------
-    const auto units = kh18::lemma16_units(arch);
+    const auto units = proofs::kh::lemma16_units(arch);
     std::vector<int> used;
-    const bool is_union = kh18::is_union_of_units(units, z, &used);
+    const bool is_union = proofs::kh::is_union_of_units(units, z, &used);
     // Lemma 16's hypothesis (decided combinatorially: a proof either way).
     rep.hypothesis("w_z is a union of Lemma 16 units", ff ? "[KH2025, Lemma 16]" : "[KH2025, Lemma 16; docs/kh.md (coordinate blocks)]")
         .result(is_union ? ProofResult::proven(std::to_string(used.size()) + " unit(s) " +
@@ -412,9 +414,9 @@ void run(cert::Context& ctx) {
         for (const I& x : p) zpv.push_back(lower(x) == 0.0 && upper(x) == 0.0);
         return zpv;
     };
-    const kh18::VanishingResult vg = kh18::field_vanishes_on_subspace(gf, z, z, zero_pars(gf_par));
-    const kh18::VanishingResult vn = kh18::field_vanishes_on_subspace(nf, z, z, zero_pars(nf_par));
-    auto failing = [&](const kh18::VanishingResult& v) {
+    const proofs::kh::VanishingResult vg = proofs::kh::field_vanishes_on_subspace(gf, z, z, zero_pars(gf_par));
+    const proofs::kh::VanishingResult vn = proofs::kh::field_vanishes_on_subspace(nf, z, z, zero_pars(nf_par));
+    auto failing = [&](const proofs::kh::VanishingResult& v) {
         std::string s;
         for (std::size_t k = 0; k < v.not_proven.size() && k < 6; ++k) s += (k ? ", " : "") + arch.parameter_name(v.not_proven[k]);
         return v.proven ? v.reason + " (" + std::to_string(gf.nodes().size()) + " DAG nodes)" : v.reason + ": " + s;
@@ -552,7 +554,7 @@ void run(cert::Context& ctx) {
     // only, with w_z replaced by the constant 0; padded with exact zeros this encloses the full flow because the
     // structural check above proved f_z = 0 on {w_z = 0}. Cross-check: it must meet the full-system sets.
     if (vg.proven && !full_bar.empty()) {
-        const taylor::VectorField rf = kh18::restrict_field(gf, z);
+        const taylor::VectorField rf = proofs::kh::restrict_field(gf, z);
         std::vector<I> xs;
         for (int j : support) xs.push_back(x_bar[static_cast<std::size_t>(j)]);
         std::vector<I> outs;
@@ -820,7 +822,7 @@ void run(cert::Context& ctx) {
     auto ge = [](const I& s, const I& e) { return certainly_less_equal(e, s) ? "above" : (certainly_less(s, e) ? "below" : "?"); };
     for (std::size_t i = 0; i + 1 < dl.size(); ++i) {
         auto sl = [&](const std::vector<I>& q) {
-            return certainly_positive(q[i]) && certainly_positive(q[i + 1]) ? kh18::loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1])
+            return certainly_positive(q[i]) && certainly_positive(q[i + 1]) ? proofs::kh::loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1])
                                                                              : I::bounds(-1e300, 1e300);
         };
         const I s1 = sl(q_norm), s2 = sl(q_ratio), s3 = sl(q_sup);

@@ -20,6 +20,7 @@
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,7 @@ namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 
 namespace {
 
@@ -339,7 +341,7 @@ void run_typed(cert::Context& ctx) {
     for (int j = 0; j < P; ++j)
         if (mag(kkt.u(j)) > mag(kkt.u(kstar))) kstar = j;
     const int sign = mid(kkt.u(kstar)) > 0 ? 1 : -1;
-    std::optional<kh4::LogisticLimitPath<I>> path;
+    std::optional<proofs::kh::LogisticLimitPath<I>> path;
     std::vector<I> wbar(static_cast<std::size_t>(P), c0 - c0);
     I mubar;
     std::string why;
@@ -360,7 +362,7 @@ void run_typed(cert::Context& ctx) {
         }
         if (!unit) in.fail("inputs", "limit_path = weighted_squares needs the inputs x_i = unit vectors e_k in some order (written 1 / 0)");
         const I Q = constant_like(one, arch.signs[static_cast<std::size_t>(kstar)]) * yi(sample_of[static_cast<std::size_t>(kstar)]);
-        path = kh4::weighted_squares_limit_path<I>(P, kstar, sign, Q, c_loss);
+        path = proofs::kh::weighted_squares_limit_path<I>(P, kstar, sign, Q, c_loss);
         wbar[static_cast<std::size_t>(kstar)] = constant_like(one, sign);
         mubar = constant_like(one, 2) * c_loss * Q;  // lambda* = N* = 2cQ
         why = "w* = " + std::to_string(sign) + " e_" + std::to_string(kstar + 1) + ", Q = s_k y_k = " + to_string(Q, 10) +
@@ -378,7 +380,7 @@ void run_typed(cert::Context& ctx) {
         const I S = constant_like(one, 2) * c_loss * Sg(k, k);
         if (!certainly_positive(b) || !certainly_positive(S))
             in.fail("limit_path", "diagonal closed form needs b_k* > 0 and (X X^T)_k*k* > 0");
-        path = kh4::diagonal_limit_path<I>(d, k, sign, b, S);
+        path = proofs::kh::diagonal_limit_path<I>(d, k, sign, b, S);
         const I r2 = sqrt(constant_like(one, 2)) / constant_like(one, 2);
         wbar[static_cast<std::size_t>(k)] = sign > 0 ? r2 : -r2;
         wbar[static_cast<std::size_t>(d + k)] = sign > 0 ? r2 : -r2;
@@ -425,7 +427,7 @@ void run_typed(cert::Context& ctx) {
         const I shift = s0 - log(delta) / twoN;
         std::vector<I> x0;
         for (const I& w : w0) x0.push_back(delta * w);
-        const auto wd = kh4::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
+        const auto wd = proofs::kh::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
         const double secs = point_clock.seconds();
         nlohmann::json r = {{"ok", wd.ok}, {"reason", wd.reason}, {"tau_start", xd(wd.tau_start)},
                             {"duration", xd(wd.duration)}, {"steps_before", wd.steps_before},

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace flowcert::kh4 {
+namespace flowcert::proofs::kh {
 
 // ---- vector-field transformations ----------------------------------------------------------------
 
@@ -240,4 +240,4 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
     return out;
 }
 
-}  // namespace flowcert::kh4
+}  // namespace flowcert::proofs::kh
