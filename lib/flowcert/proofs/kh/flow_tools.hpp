@@ -183,6 +183,23 @@ struct Ray {
     }
 };
 
+// The ray of a single-block KKT point w* with N(w*) = Nstar (header comment): S = 2c ||H(X; w*)||^2, c the loss
+// scale of `norm` on n samples.
+template <Interval I>
+Ray<I> ray_of(const nets::HomogeneousModel<I>& model, const linalg::IVector<I>& wstar, const I& Nstar,
+              const nets::SquareLossNormalization& norm, int n, int L) {
+    nets::Vec<I> wv(wstar.size());
+    for (Eigen::Index j = 0; j < wv.size(); ++j) wv(j) = wstar(j);
+    const auto h = model.outputs(wv);
+    I h2 = I(0);
+    for (int i = 0; i < n; ++i) h2 += sqr(h.outputs(i));
+    Ray<I> ray;
+    ray.L = L;
+    ray.N = Nstar;
+    ray.S = I(2) * nets::loss_scale<I>(norm, n, I(1)) * h2;
+    return ray;
+}
+
 // ---- escape brackets --------------------------------------------------------------------------------------
 struct EscapeBracket {
     bool ok = false;
