@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include <flowcert/nets/random.hpp>
-#include <flowcert/proofs/kh/ncf_kkt.hpp>
+#include <flowcert/proofs/kh.hpp>  // the whole kh proof wing: the umbrella compiles
 
 using namespace flowcert;
 using namespace flowcert::nets;

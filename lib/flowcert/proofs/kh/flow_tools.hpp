@@ -104,6 +104,13 @@ LossDerivatives<I> square_loss_derivatives(const nets::HomogeneousModel<I>& mode
     return out;
 }
 
+// A single-block KKT point w* (its support is one coordinate of weighted squares or one block u^(1..D)_k of a
+// diagonal net), the setting of the ray: theorem10_escape.hpp, first_saddle.hpp decide it.
+struct OneBlockSupport {
+    bool proven = false;
+    int kstar = -1;  // the coordinate / block (when proven)
+};
+
 // ---- the ray ODE rho' = L rho^{L-1}(N - S rho^L) and its limiting path ----------------------------------
 template <Interval I>
 struct Ray {

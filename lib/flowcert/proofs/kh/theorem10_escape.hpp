@@ -9,6 +9,7 @@
 #include <flowcert/interval.hpp>
 #include <flowcert/linalg.hpp>
 #include <flowcert/ode.hpp>
+#include <flowcert/proofs/kh/flow_tools.hpp>
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/taylor.hpp>
 
@@ -20,10 +21,6 @@ namespace flowcert::proofs::kh {
 // w* is supported on one balanced block [KH2025, Lemma 16; docs/kh.md#verifier-khtheorem10_escape]: the certified
 // zero pattern is the certified KKT point (inside its uniqueness box), has exactly P - D zeros, and the D factors
 // of one block k* are certainly nonzero. A step of the construction of p(t) (the ray R+ w*), not a hypothesis.
-struct OneBlockSupport {
-    bool proven = false;
-    int kstar = -1;  // the block (when proven)
-};
 OneBlockSupport one_block_support(const ZeroPattern<IntervalD>& zp, int d, int D);
 
 // The NCF tube from w0 until ||phi(t1, w0)|| >= R: horizons grown by 1.5 from `horizon` (a non-rigorous guess

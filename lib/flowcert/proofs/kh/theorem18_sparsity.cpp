@@ -1,21 +1,18 @@
 // Pieces of kh/theorem18_sparsity [KH2025, Thm 18]; see theorem18_sparsity.hpp.
 #include "flowcert/proofs/kh/theorem18_sparsity.hpp"
 
+#include <flowcert/proofs/kh/format.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace flowcert::proofs::kh {
 
 namespace {
 using I = IntervalD;
 using namespace flowcert::nets;
-// x to `digits` significant digits (printf "%.*g"): the printed decimal is the exact exhibited constant.
-std::string decimal(double x, int digits = 6) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", digits, x);
-    return b;
-}
+// x to `digits` significant digits: the printed decimal is the exact exhibited constant.
+std::string decimal(double x, int digits = 6) { return detail::fmt(x, digits); }
 // ---- NON-RIGOROUS helpers (double, classical RK4): they only choose the KKT candidate and the exhibited
 // constants T1, A2, T of the times T^1, T^2. Nothing certified depends on their accuracy.
 Eigen::VectorXd ncf_rhs_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u) {
