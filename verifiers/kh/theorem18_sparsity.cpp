@@ -297,23 +297,8 @@ void run(cert::Context& ctx) {
                 .le({"1/(L(L-2) N̄)", I(1) / (I(L * (L - 2)) * Nbar)}, {"T", Tb});
     }
     const I Ttilde = in.interval<I>("T_tilde", bits);
-    // b_delta: L > 2: b^{L-2} = 1 / (L(L-2) N̄ T) (the lower end of its range in Thm 10, so the middle term of
-    // T^2 vanishes); L = 2: b = 1.
-    auto times = [&](const I& delta) {
-        const I dt = A2 * delta;  // delta~ = A2 delta (A1 = 0)
-        I t1, t2;
-        if (L == 2) {
-            t1 = T1 + I(4) * log(I(1) / dt) / (Delta + I(8) * Nbar);  // [KH2025, Thm 18, T^1 (L = 2)]
-            t2 = T1 + log(I(1) / dt) / (I(2) * Nbar);                   // [Thm 18, T^2 with b_delta = 1]
-        } else {
-            const I dL2 = pow(dt, L - 2), dl2 = pow(delta, L - 2);
-            // [KH2025, Thm 18, T^1 (L > 2)]: T1/delta^{L-2} + (T/delta~^{L-2}) (1 - delta~^{2(L-2)L^2 N̄/(2L^2 N̄ + Delta)})
-            t1 = T1 / dl2 + Tb / dL2 * (I(1) - exp(I(L - 2) * (I(1) - kappa) * log(dt)));
-            // [Thm 18, T^2] with (1/b^{L-2})/(L(L-2)N̄) = T: T^2 = T1/delta^{L-2} + T/delta~^{L-2}
-            t2 = T1 / dl2 + Tb / dL2;
-        }
-        return std::pair<I, I>{t1, t2};
-    };
+    // The times T^1, T^2 of Theorem 18 at delta from the exhibited constants (theorem18_sparsity.hpp).
+    auto times = [&](const I& delta) { return theorem18_times(L, T1, A2, Tb, Delta, Nbar, kappa, delta); };
     {
         auto& ct = rep.table("exhibited constants (non-rigorous choice; exact once chosen)", {"constant", "value", "role"});
         ct.add_row({"T1", T1s, "time for the NCF flow from W0 to reach cos >= 1 - " + fmt(gamma) + " (Lemma 8/32)"});

@@ -149,5 +149,22 @@ TubeZeroCheck check_tube_zeros(const ode::Result<I>& res, const std::vector<int>
     return c;
 }
 
+std::pair<IntervalD, IntervalD> theorem18_times(int L, const IntervalD& T1, const IntervalD& A2, const IntervalD& Tb,
+                                                const IntervalD& Delta, const IntervalD& Nbar, const IntervalD& kappa,
+                                                const IntervalD& delta) {
+    const IntervalD dt = A2 * delta;  // delta~ = A2 delta (A1 = 0)
+    IntervalD t1, t2;
+    if (L == 2) {
+        t1 = T1 + IntervalD(4) * log(IntervalD(1) / dt) / (Delta + IntervalD(8) * Nbar);  // [KH2025, Thm 18, T^1 (L = 2)]
+        t2 = T1 + log(IntervalD(1) / dt) / (IntervalD(2) * Nbar);  // [Thm 18, T^2 with b_delta = 1]
+    } else {
+        const IntervalD dL2 = pow(dt, L - 2), dl2 = pow(delta, L - 2);
+        // [KH2025, Thm 18, T^1 (L > 2)]: T1/delta^{L-2} + (T/delta~^{L-2}) (1 - delta~^{2(L-2)L^2 N̄/(2L^2 N̄ + Delta)})
+        t1 = T1 / dl2 + Tb / dL2 * (IntervalD(1) - exp(IntervalD(L - 2) * (IntervalD(1) - kappa) * log(dt)));
+        // [Thm 18, T^2] with (1/b^{L-2})/(L(L-2)N̄) = T: T^2 = T1/delta^{L-2} + T/delta~^{L-2}
+        t2 = T1 / dl2 + Tb / dL2;
+    }
+    return {t1, t2};
+}
 
 }  // namespace flowcert::proofs::kh

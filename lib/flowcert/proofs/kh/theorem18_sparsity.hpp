@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flowcert::proofs::kh {
@@ -50,5 +51,12 @@ struct TubeZeroCheck {
 };
 TubeZeroCheck check_tube_zeros(const ode::Result<IntervalD>& res, const std::vector<int>& z, const nets::HomogeneousModel<IntervalD>& model,
                                const nets::Vec<IntervalD>& y, const nets::SquareLossNormalization& norm);
+
+// The times (T^1, T^2) of [KH2025, Thm 18] at the scale delta from the exhibited constants T1, A2 (delta~ = A2 delta,
+// A1 = 0) and T (L > 2), with kappa = Delta / (Delta + 2L^2 N̄) and b_delta: b = 1 for L = 2; for L > 2
+// b^{L-2} = 1 / (L(L-2) N̄ T) (the lower end of its range in Thm 10, so the middle term of T^2 vanishes).
+std::pair<IntervalD, IntervalD> theorem18_times(int L, const IntervalD& T1, const IntervalD& A2, const IntervalD& T,
+                                                const IntervalD& Delta, const IntervalD& Nbar, const IntervalD& kappa,
+                                                const IntervalD& delta);
 
 }  // namespace flowcert::proofs::kh
