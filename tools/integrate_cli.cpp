@@ -45,7 +45,8 @@ const char* kUsage =
     "  --tube FILE          write the step enclosures: FILE.csv or FILE.json, exact endpoints as C99 hex floats\n"
     "  --report FILE        write an HTML (FILE.html) or Markdown (FILE.md) report with tube and phase plots\n"
     "  --certificate FILE   write a certificate (the input, the enclosures and per-step hints) that\n"
-    "                       `flowcert check FILE` re-validates step by step (--precision 53 only)\n"
+    "                       `flowcert check FILE` re-validates step by step, with the switching events, at\n"
+    "                       the run's precision (with --tube, the tube is in it and re-validated too)\n"
     "  --json               machine-readable result on stdout\n"
     "\n"
     "Formulas: + - * / and powers x^3, x^(-2), x^2.5 (= exp(2.5 log x), x > 0); functions sqr sqrt exp log\n"
@@ -336,8 +337,6 @@ Request parse_args(const std::vector<std::string>& cli) {
         throw BadInput("--report " + q.report + ": the file name must end in .html or .md");
     if (!q.certificate.empty() && !ends_with(q.certificate, ".json"))
         throw BadInput("--certificate " + q.certificate + ": the file name must end in .json");
-    if (!q.certificate.empty() && q.precision != 53)
-        throw BadInput("--certificate needs --precision 53 (its hints are exact doubles)");
     q.options.order = q.order;
     return q;
 }
@@ -523,80 +522,88 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
     if (!q.tube.empty()) write_file(q.tube, ends_with(q.tube, ".csv") ? tube_csv(run) : tube_json(run));
     if (!q.report.empty()) write_file(q.report, ends_with(q.report, ".md") ? report_markdown(run) : report_html(run));
     if (!q.certificate.empty()) {
-        if constexpr (std::is_same_v<I, IntervalD>) {
-            if (res.ok()) write_file(q.certificate, integrate_certificate(run, problem_arguments(q)));
-            else out.err += "flowcert integrate: no certificate written: the run did not reach the final time\n";
-        }
+        if (res.ok()) write_file(q.certificate, integrate_certificate(run, problem_arguments(q), !q.tube.empty()));
+        else out.err += "flowcert integrate: no certificate written: the run did not reach the final time\n";
     }
     return out;
 }
 
-std::string fmt_box_problem(const std::string& what, std::size_t i, const std::string& name, const IntervalD& claimed,
-                            const IntervalD& derived) {
+template <Interval I>
+std::string fmt_box_problem(const std::string& what, std::size_t i, const std::string& name, const I& claimed,
+                            const I& derived) {
     return what + " of " + name + " [" + hex_lower(claimed) + ", " + hex_upper(claimed) +
            "] does not contain the re-derived [" + hex_lower(derived) + ", " + hex_upper(derived) + "] (component " +
            std::to_string(i) + ")";
 }
 
 // The claimed box must contain the re-derived one, component by component (exact comparisons).
-bool contains_all(const std::vector<IntervalD>& claimed, const std::vector<IntervalD>& derived, const std::string& what,
+template <Interval I>
+bool contains_all(const std::vector<I>& claimed, const std::vector<I>& derived, const std::string& what,
                   const std::vector<std::string>& names, std::vector<std::string>& problems) {
     bool ok = claimed.size() == derived.size();
     if (!ok) problems.push_back(what + ": " + std::to_string(claimed.size()) + " components, the problem has " +
                                 std::to_string(derived.size()));
     for (std::size_t i = 0; ok && i < claimed.size(); ++i)
-        if (!(claimed[i].lower() <= derived[i].lower() && derived[i].upper() <= claimed[i].upper())) {
+        if (!subset(derived[i], claimed[i])) {  // exact at any precision
             problems.push_back(fmt_box_problem(what, i, names[i], claimed[i], derived[i]));
             ok = false;
         }
     return ok;
 }
 
-}  // namespace
-
-bool is_integrate_certificate(const nlohmann::json& j) {
-    return j.is_object() && j.contains("format") && j["format"] == kIntegrateCertificateFormat;
+// The claimed tube pieces of every step against the re-derived ones: as many per step, each
+// claimed time range inside the re-derived one, each claimed box containing the re-derived box.
+template <Interval I>
+bool tube_holds(const std::vector<std::vector<ode::TubePiece<I>>>& claimed,
+                const std::vector<std::vector<ode::TubePiece<I>>>& derived, const std::vector<std::string>& names,
+                std::vector<std::string>& problems, long& pieces) {
+    for (std::size_t j = 0; j < claimed.size(); ++j) {
+        const std::string w = "steps[" + std::to_string(j) + "].tube";
+        if (claimed[j].size() != derived[j].size()) {
+            problems.push_back(w + ": " + std::to_string(claimed[j].size()) + " pieces, the step has " +
+                               std::to_string(derived[j].size()));
+            return false;
+        }
+        for (std::size_t k = 0; k < claimed[j].size(); ++k) {
+            const auto& c = claimed[j][k];
+            const auto& d = derived[j][k];
+            const std::string wk = w + "[" + std::to_string(k) + "]";
+            if (!subset(hull(c.t0, c.t1), hull(d.t0, d.t1))) {
+                problems.push_back(wk + ".t: [" + hex_lower(c.t0) + ", " + hex_upper(c.t1) +
+                                   "] is not inside the re-derived time range [" + hex_lower(d.t0) + ", " +
+                                   hex_upper(d.t1) + "]");
+                return false;
+            }
+            if (!contains_all(c.box, d.box, wk + ".box", names, problems)) return false;
+            ++pieces;
+        }
+    }
+    return true;
 }
 
-IntegrateCheck check_integrate_certificate(const nlohmann::json& j) {
+// The certificate at its precision: the claims read exactly at q.precision bits, every step
+// re-validated, the events re-derived, the claims compared with the re-derived sets.
+template <Interval I>
+IntegrateCheck check_at(const nlohmann::json& j, const Request& q, const Problem<I>& pb) {
     IntegrateCheck out;
-    IntegrateClaim c;
+    IntegrateClaim<I> c;
     std::string problem;
-    if (!read_integrate_certificate(j, c, problem)) {
+    if (!read_integrate_certificate<I>(j, pb.f, pb.backward, q.precision, c, problem)) {
         out.problems.push_back(problem);
         return out;
     }
-    // 1. the problem, from the recorded arguments, by the code of the run (--option=value only:
-    //    no case file is read)
-    for (const auto& a : c.arguments)
-        if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos) {
-            out.problems.push_back("arguments: '" + a + "' is not of the form --option=value");
-            return out;
-        }
-    Request q;
-    std::optional<Problem<IntervalD>> pb;
-    try {
-        q = parse_args(c.arguments);
-        if (q.precision != 53) throw BadInput("--precision: a certificate is checked at 53 bits only");
-        if (!q.tube.empty() || !q.report.empty() || !q.certificate.empty() || q.json)
-            throw BadInput("output options are not part of a certificate's arguments");
-        const taylor::ParseResult parsed = taylor::parse_formula(q.formula);
-        if (!parsed.ok()) throw BadInput("--formula: " + parsed.message(q.formula));
-        pb = prepare<IntervalD>(q, *parsed.field);
-    } catch (const BadInput& e) {
-        out.problems.push_back(std::string("arguments: ") + e.what());
-        return out;
-    }
-    if (c.variables != pb->f.variables()) out.problems.push_back("variables: not the formula's states");
+    if (c.variables != pb.f.variables()) out.problems.push_back("variables: not the formula's states");
     if (c.time != q.time) out.problems.push_back("claim.time: '" + c.time + "' is not --time " + q.time);
     if (c.output_times != q.output_times) out.problems.push_back("claim.outputs: not the --output-times of the arguments");
     if (!out.problems.empty()) return out;
     out.checks.push_back("input: formula, parameters, initial set, times and options parsed again from the recorded "
-                         "arguments (the code of flowcert integrate)");
+                         "arguments (the code of flowcert integrate" +
+                         (q.precision > 53 ? ", MPFR at " + std::to_string(q.precision) + " bits" : std::string()) +
+                         ")");
     // 2. every step from its hints, the sets re-derived from the initial box
     const auto t0 = std::chrono::steady_clock::now();
-    const ode::Revalidation<IntervalD> v = ode::revalidate(pb->f, pb->params, pb->x0, pb->T, pb->outs, q.options, 53,
-                                                           c.records, c.output_records, c.final_record);
+    const ode::Revalidation<I> v = ode::revalidate(pb.f, pb.params, pb.x0, pb.T, pb.outs, q.options, q.precision,
+                                                   c.records, c.output_records, c.final_record, &c.events, c.has_tube);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!v.ok()) {
         out.problems.push_back("re-validation: " + v.reason);
@@ -607,8 +614,12 @@ IntegrateCheck check_integrate_certificate(const nlohmann::json& j) {
                          "enclosure test on the stored a priori box, B^-1 enclosed anew, the set re-derived)");
     out.checks.push_back(std::to_string(v.hull_steps) +
                          " hull steps: each Picard inclusion X + [0,h] f(Y) inside the stored a priori box re-validated");
+    out.checks.push_back(std::to_string(v.crossings) + " crossings and " + std::to_string(v.contacts) +
+                         " contacts: every kink straddled on a hull step is claimed; each crossing transversal (one "
+                         "sign before, the other after, d/dt of one sign on every straddling hull step) and each "
+                         "time enclosure contains the span of those hull steps, re-derived");
     // 3. the claims against the re-derived sets
-    const auto& names = pb->f.variables();
+    const auto& names = pb.f.variables();
     bool ok = contains_all(c.final_box, v.final_box, "claim.final", names, out.problems);
     if (ok) out.checks.push_back("final enclosure at t = " + q.time + ": the re-derived set lies inside the stored one");
     for (std::size_t k = 0; k < c.outputs.size(); ++k) {
@@ -618,8 +629,49 @@ IntegrateCheck check_integrate_certificate(const nlohmann::json& j) {
                                       ": the re-derived set lies inside the stored one");
         ok = ok && okk;
     }
+    if (ok && c.has_tube) {
+        long pieces = 0;
+        ok = tube_holds(c.tube, v.tube, names, out.problems, pieces);
+        if (ok) out.checks.push_back("tube: " + std::to_string(pieces) +
+                                     " pieces, each re-derived from its step and inside the stored box");
+    }
     out.accepted = ok;
     return out;
+}
+
+}  // namespace
+
+bool is_integrate_certificate(const nlohmann::json& j) {
+    return j.is_object() && j.contains("format") && j["format"] == kIntegrateCertificateFormat;
+}
+
+IntegrateCheck check_integrate_certificate(const nlohmann::json& j) {
+    IntegrateCheck out;
+    std::vector<std::string> arguments;
+    std::string problem;
+    if (!read_certificate_arguments(j, arguments, problem)) {
+        out.problems.push_back(problem);
+        return out;
+    }
+    // 1. the problem, from the recorded arguments, by the code of the run (--option=value only:
+    //    no case file is read)
+    for (const auto& a : arguments)
+        if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos) {
+            out.problems.push_back("arguments: '" + a + "' is not of the form --option=value");
+            return out;
+        }
+    try {
+        const Request q = parse_args(arguments);
+        if (!q.tube.empty() || !q.report.empty() || !q.certificate.empty() || q.json)
+            throw BadInput("output options are not part of a certificate's arguments");
+        const taylor::ParseResult parsed = taylor::parse_formula(q.formula);
+        if (!parsed.ok()) throw BadInput("--formula: " + parsed.message(q.formula));
+        if (q.precision == 53) return check_at<IntervalD>(j, q, prepare<IntervalD>(q, *parsed.field));
+        return check_at<IntervalMp>(j, q, prepare<IntervalMp>(q, *parsed.field));
+    } catch (const BadInput& e) {
+        out.problems.push_back(std::string("arguments: ") + e.what());
+        return out;
+    }
 }
 
 CliResult integrate_cli(const std::vector<std::string>& args) {

@@ -24,6 +24,7 @@ while IFS= read -r cmd; do
     fi
 done < <(awk '/^```sh$/{on=1; next} /^```$/{on=0} on' "$doc")
 [ "$n" -ge 8 ] || fail "only $n commands found in $doc"
+grep -q '"kind": "crossing"' relu.json || fail "the integration certificate claims no crossing"
 grep -q "<svg" oscillator.html || fail "no plot in oscillator.html"
 grep -q "CERTIFIED" reports/sqrt3.md || fail "the case was not certified"
 grep -q '| \[sqrt3\](sqrt3.md) | CERTIFIED | Proven: ' myreports/index.md || fail "the index does not say what sqrt3 proved"

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <random>
 
+#include "flowcert/ode/revalidate_events.hpp"
+
 using namespace flowcert;
 using namespace flowcert::ode;
 
@@ -140,4 +142,69 @@ TEST_CASE("whatever the hints, a re-validated box contains the exact solution (r
     INFO(accepted << " accepted, " << rejected << " rejected");
     CHECK(accepted > 0);  // the edits keep some records valid: the containment above was tested
     CHECK(rejected > 0);
+}
+
+// The event rules of revalidate_events.cpp on synthetic records of x' = relu(x) - 1 (x from
+// positive to negative): smooth step 0, hull steps 1 and 2 straddling the kink, smooth step 3.
+TEST_CASE("a crossing needs opposite signs around the stretch and d/dt of one sign on every straddling hull step") {
+    const taylor::VectorField f = field("var:x; fun:relu(x)-1;");
+    const std::vector<int> relus = ode::detail::relu_nodes(f);
+    REQUIRE(relus.size() == 1);
+    std::vector<StepRecord<IntervalD>> records(4);
+    for (int j = 0; j < 4; ++j) {
+        records[j].from = j - 1;
+        records[j].kind = j == 1 || j == 2 ? StepKind::hull : StepKind::smooth;
+    }
+    std::vector<ode::detail::KinkSigns> signs = {{{1}, {0}}, {{0}, {-1}}, {{0}, {-1}}, {{-1}, {0}}};
+    const std::vector<IntervalD> start = {D("0"), D("1"), D("2"), D("3")}, end = {D("1"), D("2"), D("3"), D("4")};
+    SwitchEvent<IntervalD> e;
+    e.kind = EventKind::crossing;
+    e.relu = relus[0];
+    e.argument = f.nodes()[relus[0]].a;
+    e.direction = -1;
+    e.before = 0;
+    e.after = 3;
+    e.t0 = D("1");
+    e.t1 = D("3");
+    std::vector<SwitchEvent<IntervalD>> claims = {e};
+    long crossings = 0, contacts = 0;
+    auto why = [&] { return ode::detail::check_events(f, records, signs, start, end, 3, claims, crossings, contacts); };
+    SECTION("proven") {
+        CHECK(why().empty());
+        CHECK(crossings == 1);
+    }
+    SECTION("d/dt not certain on one straddling step") {
+        signs[2].slope[0] = 0;
+        CHECK(why().find("claim.events[0].kind: the crossing of 'x' = 0 is not proven: d/dt of the argument is not "
+                         "certainly of one sign on the hull steps that straddle the kink (step 2)") == 0);
+    }
+    SECTION("d/dt of the other sign on one straddling step") {
+        signs[1].slope[0] = 1;
+        CHECK(why().find("claim.events[0].kind") == 0);
+    }
+    SECTION("the same sign after the stretch: the set touched the kink and came back") {
+        signs[3].sign[0] = 1;
+        CHECK(why().find("the same sign on the smooth steps before and after") != std::string::npos);
+        claims[0].kind = EventKind::contact;
+        claims[0].direction = 0;
+        CHECK(why().empty());
+        CHECK(contacts == 1);
+    }
+    SECTION("a contact may be claimed for a crossing (a weaker claim), never without its span") {
+        claims[0].kind = EventKind::contact;
+        claims[0].direction = 0;
+        CHECK(why().empty());
+        claims[0].t1 = D("2.5");
+        CHECK(why().find("claim.events[0].time: [1, 2.5] does not contain the span [1, 3] of the hull steps (1..2)") == 0);
+    }
+    SECTION("a hull step that does not straddle is outside the span") {
+        signs[2] = {{-1}, {0}};
+        claims[0].t1 = D("2");
+        CHECK(why().empty());
+    }
+    SECTION("no claim") {
+        claims.clear();
+        CHECK(why().find("claim.events: the kink of 'x' straddles 0 on the hull steps 1..2, time [1, 3], and no event "
+                         "claims it") == 0);
+    }
 }

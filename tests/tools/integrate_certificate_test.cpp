@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <flowcert/interval.hpp>
+
 #include "integrate_cli.hpp"
 
 using flowcert::tools::check_integrate_certificate;
@@ -159,4 +161,257 @@ TEST_CASE("damaged integrate certificates are rejected, never accepted or crashe
         }
     }
     CHECK(rejected > 200);
+}
+
+// ---- switching events, MPFR precision and the tube (issue 19 item 3 for every run) ----------
+
+namespace {
+using flowcert::IntervalMp;
+using flowcert::Precision;
+
+IntervalMp hex_interval(const json& lohi, long bits = 200) {
+    return IntervalMp::bounds(std::strtod(lohi[0].get<std::string>().c_str(), nullptr),
+                              std::strtod(lohi[1].get<std::string>().c_str(), nullptr), Precision(bits));
+}
+
+// An MPFR bound pair "%Ra" read exactly at `bits`.
+IntervalMp mp_interval(const json& lohi, long bits) {
+    mpfr_t lo, hi;
+    mpfr_inits2(bits, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    REQUIRE(mpfr_set_str(lo, lohi[0].get<std::string>().c_str(), 0, MPFR_RNDN) == 0);
+    REQUIRE(mpfr_set_str(hi, lohi[1].get<std::string>().c_str(), 0, MPFR_RNDN) == 0);
+    const IntervalMp out = IntervalMp::from_mpfr(lo, hi, Precision(bits));
+    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+    return out;
+}
+
+// x' = relu(x) - 1 from 1/2: x = 1 - e^t / 2 until t* = ln 2, then x = ln 2 - t (closed form).
+const std::vector<std::string> kReluDecay = {"--formula", "var:x; fun:relu(x)-1;", "--init", "1/2", "--time", "2"};
+
+std::string rejection(const json& j) {
+    const auto c = check_integrate_certificate(j);
+    INFO(problems(c));
+    CHECK_FALSE(c.accepted);
+    return problems(c);
+}
+}  // namespace
+
+TEST_CASE("switching events are claimed and re-derived: x' = relu(x) - 1 crosses at ln 2, backward too") {
+    const Precision p(200);
+    const IntervalMp ln2 = IntervalMp::ln2(p);
+    SECTION("forward") {
+        const json j = certificate(kReluDecay);
+        const auto c = check_integrate_certificate(j);
+        INFO(problems(c));
+        REQUIRE(c.accepted);
+        const json& ev = j["claim"]["events"];
+        REQUIRE(ev.size() == 1);
+        CHECK(ev[0]["kind"] == "crossing");
+        CHECK(ev[0]["direction"] == -1);
+        CHECK(ev[0]["expression"] == "x");
+        CHECK(subset(ln2, hex_interval(ev[0]["time"])));
+        CHECK(subset(ln2 - IntervalMp::from_integer(2, p), hex_interval(j["claim"]["final"][0])));
+        CHECK(problems(c).empty());
+        CHECK(c.checks[3].find("1 crossings and 0 contacts") == 0);
+    }
+    SECTION("backward: x' = relu(x) - 1 from x(0) = -1 to t = -2 crosses at t = -1, downward in the user's time") {
+        const json j = certificate({"--formula", "var:x; fun:relu(x)-1;", "--init", "-1", "--time", "-2"});
+        REQUIRE(check_integrate_certificate(j).accepted);
+        const json& ev = j["claim"]["events"];
+        REQUIRE(ev.size() == 1);
+        CHECK(ev[0]["kind"] == "crossing");
+        CHECK(ev[0]["direction"] == -1);
+        CHECK(subset(IntervalMp::from_integer(-1, p), hex_interval(ev[0]["time"])));
+        // x(-2) = e - ... : y(s) = 1 - e^{-(s-1)} at s = 2
+        const IntervalMp exact = IntervalMp::from_integer(1, p) - exp(IntervalMp::from_integer(-1, p));
+        CHECK(subset(exact, hex_interval(j["claim"]["final"][0])));
+    }
+}
+
+TEST_CASE("bouncing and sliding kinks: every crossing and contact is claimed and re-derived") {
+    // x'' = -4 relu(x) + relu(-x): a half-period pi/2 on x > 0 and pi on x < 0
+    const json bounce = certificate({"--formula", "var:x,v; fun:v, -4*relu(x)+relu(-x);", "--init", "1,0", "--time", "12"});
+    const auto b = check_integrate_certificate(bounce);
+    INFO(problems(b));
+    REQUIRE(b.accepted);
+    std::size_t crossings = 0;
+    for (const auto& e : bounce["claim"]["events"]) crossings += e["kind"] == "crossing";
+    // from x = 1 at rest: x = cos 2t until pi/4, then half-periods pi (x < 0) and pi/2 (x > 0): zeros at
+    // pi/4, 5 pi/4, 7 pi/4, 11 pi/4, 13 pi/4 < 12; each is a crossing of both relu(x) and relu(-x)
+    CHECK(crossings == 10);
+    // a set on the kink: y' = relu(x) - 2 relu(-x) + 1 with x0 in [-1e-6, 1e-6] (x' = 0): contacts
+    const json slide = certificate({"--formula", "var:x,y; fun:0, relu(x)-2*relu(-x)+1;", "--init",
+                                    "[-0.000001,0.000001],0", "--time", "1"});
+    const auto s = check_integrate_certificate(slide);
+    INFO(problems(s));
+    REQUIRE(s.accepted);
+    REQUIRE(!slide["claim"]["events"].empty());
+    for (const auto& e : slide["claim"]["events"]) CHECK(e["kind"] == "contact");
+}
+
+TEST_CASE("an edited switching event is rejected with its field named") {
+    const json honest = certificate(kReluDecay);
+    REQUIRE(check_integrate_certificate(honest).accepted);
+    json j = honest;
+    json& ev = j["claim"]["events"][0];
+    std::string expect;
+    SECTION("the crossing time narrowed to its lower end") {
+        ev["time"][1] = ev["time"][0];
+        expect = "events[0].time";
+    }
+    SECTION("the crossing time moved off the kink") {
+        ev["time"] = json::array({"0x1p-1", "0x1.4p-1"});  // [0.5, 0.625] misses ln 2 = 0.693
+        expect = "events[0].time";
+    }
+    SECTION("the event deleted") {
+        j["claim"]["events"] = json::array();
+        expect = "no event claims it";
+    }
+    SECTION("the event claimed twice") {
+        j["claim"]["events"].push_back(ev);
+        expect = "claimed twice";
+    }
+    SECTION("the direction reversed") {
+        ev["direction"] = 1;
+        expect = "events[0].direction";
+    }
+    SECTION("the stretch it names") {
+        ev["before"] = ev["before"].get<int>() - 1;
+        expect = "events[0]: no stretch";
+    }
+    SECTION("another expression") {
+        ev["expression"] = "x+1";
+        expect = "events[0].expression";
+    }
+    SECTION("a hull step's a priori box shrunk to its centre") {
+        int hull = -1;
+        for (std::size_t k = 0; k < j["steps"].size() && hull < 0; ++k)
+            if (j["steps"][k]["kind"] == "hull") hull = static_cast<int>(k);
+        REQUIRE(hull >= 0);
+        auto& s = j["steps"][hull];
+        s["apriori"][0] = json::array({s["centre"][0], s["centre"][0]});
+        expect = "step " + std::to_string(hull) + ": the hull step's enclosure test failed";
+    }
+    SECTION("a contact claimed a crossing") {
+        json slide = certificate({"--formula", "var:x,y; fun:0, relu(x)-2*relu(-x)+1;", "--init",
+                                  "[-0.000001,0.000001],0", "--time", "1"});
+        slide["claim"]["events"][0]["kind"] = "crossing";
+        slide["claim"]["events"][0]["direction"] = 1;
+        j = slide;
+        expect = "events[0].kind: the crossing of 'x' = 0 is not proven";
+    }
+    const std::string why = rejection(j);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
+}
+
+TEST_CASE("damaged switching certificates never crash the check, and what it accepts is true (seeded, 400 edits)") {
+    const json honest = certificate(kReluDecay);
+    REQUIRE(check_integrate_certificate(honest).accepted);
+    const Precision p(200);
+    const IntervalMp ln2 = IntervalMp::ln2(p), final = ln2 - IntervalMp::from_integer(2, p);
+    const std::vector<json> junk = {nullptr, -1, 0, 1, 3, 2147483648LL, "0x1p+1023", "nan", "0x1.62e42fefa39efp-1",
+                                    "0x1.6p-1", "-0x1p-1", json::array(), json::array({"0x1p-1", "0x1p+0"}), "crossing",
+                                    "contact", "hull", "smooth", true};
+    std::mt19937 rng(19);
+    int rejected = 0, accepted = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        json j = honest;
+        json* target = nullptr;
+        if (rng() % 2) {
+            json& ev = j["claim"]["events"][0];
+            const std::vector<std::string> keys = {"kind", "relu", "expression", "direction", "before", "after", "time"};
+            target = &ev[keys[rng() % keys.size()]];
+        } else {
+            const std::size_t s = rng() % j["steps"].size();
+            const std::vector<std::string> keys = {"kind", "from", "stop", "h", "apriori", "centre", "C", "B"};
+            const std::string key = keys[rng() % keys.size()];
+            if (!j["steps"][s].contains(key)) continue;
+            target = &j["steps"][s][key];
+        }
+        if (target->is_array() && !target->empty() && rng() % 2) (*target)[rng() % target->size()] = junk[rng() % junk.size()];
+        else *target = junk[rng() % junk.size()];
+        if (j == honest) continue;
+        const auto c = check_integrate_certificate(j);  // must not throw
+        if (!c.accepted) {
+            ++rejected;
+            CHECK_FALSE(c.problems.empty());
+            continue;
+        }
+        ++accepted;  // an edit that is still a proof: its claims must hold
+        CHECK(subset(final, hex_interval(j["claim"]["final"][0])));
+        const json& ev = j["claim"]["events"][0];
+        CHECK(subset(ln2, hex_interval(ev["time"])));
+    }
+    INFO("accepted " << accepted << ", rejected " << rejected);
+    CHECK(rejected > 250);
+}
+
+TEST_CASE("MPFR certificates are re-validated at their precision, an inexact or edited number is rejected") {
+    // (at 80 bits the default tolerance 2^-80/100 is below what a first-order hull step can pass a kink with)
+    const json j = certificate({"--formula", "var:x,v; fun:v, -4*relu(x)+relu(-x);", "--init", "1,0", "--time", "2",
+                                "--precision", "80", "--output-times", "1/3", "--tolerance", "1e-16"});
+    const auto c = check_integrate_certificate(j);
+    INFO(problems(c));
+    REQUIRE(c.accepted);
+    CHECK(c.checks[0].find("MPFR at 80 bits") != std::string::npos);
+    CHECK(j["claim"]["events"].size() == 2);  // x = 0 at pi/4: relu(x) and relu(-x)
+    // x = cos(2t) until pi/4: at 1/3, x = cos(2/3)
+    const IntervalMp x13 = cos(IntervalMp::from_integer(2, Precision(200)) / IntervalMp::from_integer(3, Precision(200)));
+    CHECK(subset(x13, mp_interval(j["claim"]["outputs"][0]["box"][0], 80)));
+    const std::string lo = j["claim"]["outputs"][0]["box"][0][0], hi = j["claim"]["outputs"][0]["box"][0][1];
+    CHECK(lo.size() > 20);  // more than a double's digits
+    json e = j;
+    std::string expect;
+    SECTION("a bound with more bits than the run's precision") {
+        std::string s = e["claim"]["final"][0][0];
+        s.insert(s.find('p'), "0000000001");
+        e["claim"]["final"][0][0] = s;
+        expect = "claim.final[0][0]: '" + s + "' is not exact at 80 bits";
+    }
+    SECTION("the output box narrowed to its upper bound") {
+        e["claim"]["outputs"][0]["box"][0][0] = hi;
+        expect = "claim.outputs[0] of x";
+    }
+    SECTION("the precision changed") {
+        for (auto& a : e["arguments"])
+            if (a == "--precision=80") a = "--precision=53";
+        expect = "not exact at 53 bits";
+    }
+    const std::string why = rejection(e);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
+}
+
+TEST_CASE("with --tube the tube is in the certificate and re-validated piece by piece") {
+    std::vector<std::string> args = kReluDecay;
+    const std::string tube = "/tmp/flowcert_integrate_certificate_test_tube_" + std::to_string(getpid()) + ".json";
+    args.insert(args.end(), {"--tube", tube});
+    const json honest = certificate(args);
+    std::remove(tube.c_str());
+    REQUIRE(honest["claim"]["tube"] == true);
+    const auto c = check_integrate_certificate(honest);
+    INFO(problems(c));
+    REQUIRE(c.accepted);
+    CHECK(problems(c).empty());
+    CHECK(c.checks.back().find("tube: ") == 0);
+    json j = honest;
+    std::string expect;
+    SECTION("a piece's box narrowed") {
+        auto& b = j["steps"][3]["tube"][2]["box"][0];
+        b[1] = b[0];
+        expect = "steps[3].tube[2].box of x";
+    }
+    SECTION("a piece's time range widened") {
+        auto& t = j["steps"][3]["tube"][2]["t"];
+        t[1] = j["steps"][3]["tube"][4]["t"][1];
+        expect = "steps[3].tube[2].t";
+    }
+    SECTION("a piece deleted") {
+        j["steps"][3]["tube"].erase(0);
+        expect = "steps[3].tube: 7 pieces";
+    }
+    const std::string why = rejection(j);
+    INFO(why);
+    CHECK(why.find(expect) != std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "lohner_step.hpp"
+#include "revalidate_events.hpp"
 
 namespace flowcert::ode {
 
@@ -37,7 +38,7 @@ template <Interval I>
 Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                     const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                     const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                    int final_record, Revalidation<I>& out) {
+                    int final_record, const std::vector<SwitchEvent<I>>* events, bool tube, Revalidation<I>& out) {
     auto fail = [&](int j, Status s, const std::string& why) {
         out.status = s;
         out.failed_record = j;
@@ -72,7 +73,24 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
         if (r >= 0 && r < count) last_use[r] = count;
     if (final_record >= 0 && final_record < count) last_use[final_record] = count;
     std::vector<std::optional<LohnerSet<I>>> sets(count);
-    std::vector<I> times(count);
+    std::vector<I> times(count), starts(count);
+    // with `events`: what each record saw of the kinks (revalidate_events.hpp)
+    const std::vector<int> relus = events ? detail::relu_nodes(field) : std::vector<int>{};
+    std::vector<detail::KinkSigns> signs(events ? count : 0);
+    auto note_signs = [&](int j, const taylor::TaylorEvaluator<I>& ev, bool hull) {
+        if (!events) return;
+        auto& s = signs[j];
+        s.sign.assign(relus.size(), 0);
+        s.slope.assign(relus.size(), 0);
+        for (std::size_t k = 0; k < relus.size(); ++k) {
+            s.sign[k] = static_cast<signed char>(ev.relu_sign(relus[k]));
+            if (hull && s.sign[k] == 0) {
+                const I& d = ev.node_coeff(field.nodes()[relus[k]].a, 1);
+                s.slope[k] = certainly_positive(d) ? 1 : certainly_negative(d) ? -1 : 0;
+            }
+        }
+    };
+    if (tube) out.tube.resize(count);
     auto set_of = [&](int j) -> const LohnerSet<I>& { return j < 0 ? S0 : *sets[j]; };
     auto time_of = [&](int j) -> const I& { return j < 0 ? t0 : times[j]; };
     auto stop_time = [&](int s) -> const I& { return s < stops ? output_times[s] : t_end; };
@@ -118,7 +136,9 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
             Vec<I> Z, rem;
             if (Outcome o = kernel.a_priori(hI, Y, Z, false); !o.ok())
                 return fail(j, o.status, o.reason.empty() ? "the a priori box is not validated" : o.reason);
+            note_signs(j, kernel.apriori_evaluator(), false);
             if (Outcome o = kernel.remainder(hI, X, rem, false); !o.ok()) return fail(j, o.status, o.reason);
+            if (tube) kernel.pieces(t, hI, Z, options.tube_pieces, out.tube[j]);
             SmoothImage<I> img;
             if (Outcome o = kernel.smooth_image(hI, S, rem, img); !o.ok()) return fail(j, o.status, o.reason);
             Eigen::MatrixXd Bd(n, n);
@@ -138,12 +158,15 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
             Vec<I> Z, F;
             if (Outcome o = kernel.hull_a_priori(hI, X, Y, Z, F, false); !o.ok())
                 return fail(j, o.status, o.reason.empty() ? "the a priori box is not validated" : o.reason);
+            note_signs(j, kernel.hull_evaluator(), true);
+            if (tube) out.tube[j].push_back(TubePiece<I>{t, t + hI, detail::to_std<I>(Z)});
             if (Outcome o = kernel.hull_update(hI, F, S, c1, next); !o.ok()) return fail(j, o.status, o.reason);
             ++out.hull_steps;
         }
         if (rec.from >= 0 && last_use[rec.from] == j) sets[rec.from].reset();
         sets[j] = std::move(next);
         times[j] = t1;
+        starts[j] = t;
     }
     // the set at stop s: the end of a step to s (or a set whose time is exactly that point)
     auto at_stop = [&](int r, int s, std::vector<I>& box) -> bool {
@@ -151,7 +174,7 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
         const bool ends_there = r >= 0 && records[r].stop == s;
         const I& t = time_of(r);
         const I& ts = stop_time(s);
-        if (!ends_there && !(is_point(t) && is_point(ts) && lower(t) == lower(ts) && upper(t) == upper(ts)))
+        if (!ends_there && !(is_point(t) && is_point(ts) && subset(t, ts) && subset(ts, t)))
             return false;
         box = detail::to_std<I>(set_of(r).box(R0));
         return true;
@@ -162,6 +185,11 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
             return fail(-1, Status::invalid_input, "output " + std::to_string(s) + " is not the end of a step to it");
     if (!at_stop(final_record, stops, out.final_box))
         return fail(-1, Status::invalid_input, "the final set is not the end of a step to the final time");
+    if (events) {
+        const std::string why = detail::check_events(field, records, signs, starts, times, final_record, *events,
+                                                     out.crossings, out.contacts);
+        if (!why.empty()) return fail(-1, Status::invalid_input, why);
+    }
     out.status = Status::ok;
     out.reason = "ok";
     return out;
@@ -173,7 +201,7 @@ template <Interval I>
 Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                            const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                            const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                           int final_record) {
+                           int final_record, const std::vector<SwitchEvent<I>>* events, bool tube) {
     Revalidation<I> out;
     auto invalid = [&](const std::string& why) {
         out.status = Status::invalid_input;
@@ -187,7 +215,8 @@ Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I
     for (const auto& v : x0)
         if (!is_bounded(v)) return invalid("the initial set is unbounded");
     try {
-        return run(field, params, x0, t_end, output_times, options, bits, records, output_records, final_record, out);
+        return run(field, params, x0, t_end, output_times, options, bits, records, output_records, final_record, events,
+                   tube, out);
     } catch (const std::exception& e) {
         out = {};
         out.status = Status::arithmetic_error;
@@ -199,11 +228,12 @@ Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I
 template Revalidation<IntervalD> revalidate(const taylor::VectorField&, const std::vector<IntervalD>&,
                                             const std::vector<IntervalD>&, const IntervalD&,
                                             const std::vector<IntervalD>&, const Options&, long,
-                                            const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&, int);
+                                            const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&, int,
+                                            const std::vector<SwitchEvent<IntervalD>>*, bool);
 template Revalidation<IntervalMp> revalidate(const taylor::VectorField&, const std::vector<IntervalMp>&,
                                              const std::vector<IntervalMp>&, const IntervalMp&,
                                              const std::vector<IntervalMp>&, const Options&, long,
                                              const std::vector<StepRecord<IntervalMp>>&, const std::vector<int>&,
-                                             int);
+                                             int, const std::vector<SwitchEvent<IntervalMp>>*, bool);
 
 }  // namespace flowcert::ode

@@ -14,6 +14,17 @@
 // A hint can only make a step fail, never make a wrong set pass: c, C, B are any points (the
 // re-derived r absorbs them), Y and h are tested. The re-derived boxes at the output times and
 // at t_end are returned; the caller compares them with what a certificate claims.
+//
+// Switching events (`events`, optional): each stretch of hull steps on the chain of records
+// that ends at the final set is re-derived from the re-validated records (the sign of every
+// relu argument over each a priori box, and over a hull step's box the sign of its d/dt, the
+// first Taylor coefficient with relu's Clarke derivative [0,1]); every kink straddled in a
+// stretch must be claimed, once, by an event naming the stretch (its smooth records before and
+// after), with a time enclosure containing the span of the hull steps that straddled it. A
+// crossing is accepted only if the argument has one sign on the smooth step before, the other
+// on the smooth step after, and d/dt of that direction on every straddling hull step (then each
+// solution crosses exactly once, inside the span); a contact needs only the span.
+// Tube (`tube`): the tube pieces of every record (the integrator's, bit for bit).
 #pragma once
 
 #include <flowcert/ode.hpp>
@@ -31,6 +42,8 @@ struct Revalidation {
     long smooth_steps = 0, hull_steps = 0;  // validated
     std::vector<I> final_box;               // x(t_end) for every x0 in x0, re-derived
     std::vector<std::vector<I>> outputs;    // x(output_times[k]), re-derived
+    long crossings = 0, contacts = 0;        // claimed events re-derived
+    std::vector<std::vector<TubePiece<I>>> tube;  // per record, with `tube`
     bool ok() const { return status == Status::ok; }
 };
 
@@ -41,17 +54,18 @@ template <Interval I>
 Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                            const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                            const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                           int final_record);
+                           int final_record, const std::vector<SwitchEvent<I>>* events = nullptr, bool tube = false);
 
 extern template Revalidation<IntervalD> revalidate(const taylor::VectorField&, const std::vector<IntervalD>&,
                                                    const std::vector<IntervalD>&, const IntervalD&,
                                                    const std::vector<IntervalD>&, const Options&, long,
                                                    const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&,
-                                                   int);
+                                                   int, const std::vector<SwitchEvent<IntervalD>>*, bool);
 extern template Revalidation<IntervalMp> revalidate(const taylor::VectorField&, const std::vector<IntervalMp>&,
                                                     const std::vector<IntervalMp>&, const IntervalMp&,
                                                     const std::vector<IntervalMp>&, const Options&, long,
                                                     const std::vector<StepRecord<IntervalMp>>&,
-                                                    const std::vector<int>&, int);
+                                                    const std::vector<int>&, int,
+                                                    const std::vector<SwitchEvent<IntervalMp>>*, bool);
 
 }  // namespace flowcert::ode
