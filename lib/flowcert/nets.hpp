@@ -1,9 +1,16 @@
-// flowcert/nets.hpp -- the network-model layer: one header per model (see DESIGN.md).
+// flowcert/nets.hpp -- the network-model layer: the models, their fields and the model-specific engines
+// built on ode (docs/design.md, "What each part holds"). Every public header of lib/flowcert/nets; the
+// engine-internal ones (flow_engine.hpp, lumped_state.hpp, two_layer_field.hpp) are not part of it.
+// tests/nets/test_nets_umbrella.cpp compiles this header alone.
 #pragma once
 
-#include "flowcert/nets/random.hpp"
-#include "flowcert/nets/relu_regression.hpp"  // high-dimensional ReLU regression (rh verifiers)
-#include "flowcert/nets/homogeneous.hpp"
-#include "flowcert/nets/ncf.hpp"
+#include "flowcert/nets/random.hpp"            // seeded, platform-independent random streams
+#include "flowcert/nets/two_layer.hpp"         // two-layer (leaky) ReLU network [BF2025]
+#include "flowcert/nets/alignment.hpp"         // the BF alignment function G, cones, extremal vectors
+#include "flowcert/nets/two_layer_flow.hpp"    // rigorous two-layer gradient flow (tubes, parking, lumping, partition)
+#include "flowcert/nets/two_layer_gd.hpp"      // rigorous two-layer gradient descent
+#include "flowcert/nets/lumped_moments.hpp"    // exact lumping of activation classes
+#include "flowcert/nets/homogeneous.hpp"       // L-homogeneous models, losses and the NCF [KH2025]
 #include "flowcert/nets/homogeneous_flow.hpp"  // KH loss and NCF gradient flows as Taylor fields
-#include "flowcert/nets/alignment.hpp"  // two-layer model (two_layer.hpp) and BF alignment function
+#include "flowcert/nets/square_net_gd.hpp"     // rigorous GD of the square net v^T (W x)^2
+#include "flowcert/nets/relu_regression.hpp"   // high-dimensional ReLU regression [LWTM2026] (rh verifiers)

@@ -2,9 +2,9 @@
 // the first saddle (or stationary point at infinity) that gradient flow from delta w0 reaches after escaping the
 // origin. For one model and data set (a case file) the verifier
 //   1. certifies the hypotheses on w*: a Delta-second-order positive KKT point of max N s.t. ||u|| = 1 (Krawczyk +
-//      tangent spectrum, lib/flowcert/nets/ncf.hpp), supported on one coordinate / one block (certified zero
+//      tangent spectrum, lib/flowcert/proofs/kh/ncf_kkt.hpp), supported on one coordinate / one block (certified zero
 //      pattern), so that the limiting path p(t) lies on the ray R_+ w* (derivation in flowcert/proofs/kh/flow_tools.hpp);
-//      and w0 in the stable set S(w*) (closed-form criterion of the decoupled NCF flow, see check_stable_set);
+//      and w0 in the stable set S(w*) (closed-form criterion of the decoupled NCF flow, see proofs/kh/first_saddle.hpp);
 //   2. bounded case (square loss; Cor. 5 for L = 2, Cor. 11 for L > 2): p* = lim p(t) = rho* w*, rho* = (N*/S)^{1/L};
 //      Krawczyk on grad L = 0 proves one stationary point in a small box and that it is p*; its Hessian spectrum
 //      (certified signs) and loss value. Unbounded case (logistic loss; Cor. 6 / 12): ||p(t)|| -> infinity along
@@ -16,6 +16,7 @@
 //      prints O(delta^10)), from the paper's closed form at high precision and from the rigorous integrator.
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "kh_case_inputs.hpp"
+#include <flowcert/proofs/kh/first_saddle.hpp>
 #include <flowcert/proofs/kh/flow_tools.hpp>
 #include "kh_report.hpp"
 
@@ -35,65 +37,14 @@ namespace ode = flowcert::ode;
 namespace tay = flowcert::taylor;
 using namespace flowcert;
 using namespace flowcert::nets;
-using khtools::norm2;
-using khtools::norm2_sq;
+using namespace flowcert::proofs::kh;
+using proofs::kh::norm2;
+using proofs::kh::norm2_sq;
 
 namespace {
 
 using khcase::parse_loss;
 using khreport::fmt;
-
-// Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper]:
-//   w' = -grad L = sum_i g_i grad_w H(x_i; w),  g_i = y_i / (1 + exp(y_i H_i)),  ytilde = -l'(0, y) = y/2,
-// with grad H for weighted squares (dH/dw_k = 2 s_k w_k x_k) and diagonal nets (dH/du^(f)_k = prod_{g != f} u^(g)_k x_k).
-// Parameters as homogeneous_flow_parameters: x(k, i) at i*d + k, then y_i.
-tay::VectorField logistic_flow_field(const HomogeneousArchitecture& arch, int n) {
-    const int d = arch.input_dim, P = arch.parameter_count();
-    const bool diag = arch.kind == ModelKind::diagonal;
-    const int D = diag ? arch.depth : 1;
-    std::vector<std::string> vars, pars;
-    for (int j = 0; j < P; ++j) vars.push_back(arch.parameter_name(j));
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < d; ++k) pars.push_back("x_" + std::to_string(k) + "_" + std::to_string(i));
-    for (int i = 0; i < n; ++i) pars.push_back("y_" + std::to_string(i));
-    tay::VectorField f(vars, pars);
-    auto x = [&](int k, int i) { return f.par(i * d + k); };
-    auto u = [&](int fct, int k) { return f.var(fct * d + k); };
-    auto beta = [&](int k) {  // the coefficient of x_k in H
-        if (!diag) return arch.signs[k] * sqr(f.var(k));
-        tay::Expr p = u(0, k);
-        for (int g = 1; g < D; ++g) p = p * u(g, k);
-        return p;
-    };
-    std::vector<tay::Expr> g;
-    for (int i = 0; i < n; ++i) {
-        tay::Expr H = beta(0) * x(0, i);
-        for (int k = 1; k < d; ++k) H = H + beta(k) * x(k, i);
-        const tay::Expr y = f.par(n * d + i);
-        g.push_back(y / (1 + exp(y * H)));
-    }
-    std::vector<tay::Expr> sk;  // sum_i g_i x_ki
-    for (int k = 0; k < d; ++k) {
-        tay::Expr t = g[0] * x(k, 0);
-        for (int i = 1; i < n; ++i) t = t + g[i] * x(k, i);
-        sk.push_back(t);
-    }
-    std::vector<tay::Expr> rhs;
-    for (int fct = 0; fct < D; ++fct)
-        for (int k = 0; k < d; ++k) {
-            if (!diag) {
-                rhs.push_back((2 * arch.signs[k]) * (f.var(k) * sk[k]));
-                continue;
-            }
-            const int first = fct == 0 ? 1 : 0;
-            tay::Expr p = u(first, k);
-            for (int h = first + 1; h < D; ++h)
-                if (h != fct) p = p * u(h, k);
-            rhs.push_back(p * sk[k]);
-        }
-    f.set_rhs(rhs);
-    return f;
-}
 
 // The post-saddle statement (section 4 of run) is Example 1's [KH2025, Example 1]: its closed form
 // psi(t, delta w0) and its time t = 5 ln(kappa/delta)/16 hold for exactly this instance, so the keys
@@ -137,96 +88,6 @@ struct Setup {
     Eigen::VectorXd yd;
 };
 
-// Stable set S(w*) [KH2025, Def. 2] for the decoupled NCF flows of the two families (closed form, [DERIVED]):
-//  weighted squares: u_k(t) = u_k(0) exp(2 n_k t), n_k = s_k (X ytilde)_k = N(e_k); u/||u|| -> sign(u_k*(0)) e_k*
-//    iff u_k*(0) != 0 and n_k* > n_j for every j != k* with u_j(0) != 0.
-//  diagonal (depth D >= 3) with balanced blocks u^(f)_k(0) = a_k for all f: a' = b_k a^{D-1}, b = X ytilde; block k
-//    blows up iff b_k a_k^{D-1} a_k > 0 (it moves away from 0), at T_k = 1 / ((D-2) |b_k| |a_k|^{D-2}); the direction
-//    converges to sign(a_k*) (1,..,1)/sqrt(D) on block k* iff k* blows up first (T_k* < T_j certainly).
-// Proven: phi(t, w0)/||phi|| -> w*; disproven: it converges to another point (a rigorous witness that w0 is not
-// in S(w*)); not proven otherwise. `wstar` has exact zeros off its support (the certified zero pattern).
-ProofResult check_stable_set(const Setup& s, const std::vector<std::string>& w0txt, const la::IVector<IntervalD>& wstar) {
-    ProofResult out = ProofResult::not_proven("");
-    // The direction limit sign * e (coordinate or block k) is not w* when w* is exactly 0 there or of the other sign.
-    const auto certainly_other = [](const IntervalD& ws, const IntervalD& w0k) {
-        return (is_point(ws) && contains(ws, 0.0)) || (certainly_positive(ws) && certainly_negative(w0k)) ||
-               (certainly_negative(ws) && certainly_positive(w0k));
-    };
-    const Vec<IntervalD> b = s.X * s.ytilde;  // (X ytilde)_k
-    std::vector<IntervalD> w0;
-    for (const auto& t : w0txt) w0.push_back(IntervalD::from_decimal(t));
-    if (s.arch.kind == ModelKind::weighted_squares) {
-        std::vector<IntervalD> rate;
-        int best = -1;
-        for (int k = 0; k < s.d; ++k) {
-            rate.push_back(IntervalD(s.arch.signs[k]) * b(k));
-            if (!possibly_zero(w0[k]) && (best < 0 || mid(rate[k]) > mid(rate[best]))) best = k;
-        }
-        if (best < 0) {
-            out.reason = "w0 has no certainly nonzero entry";
-            return out;
-        }
-        for (int k = 0; k < s.d; ++k)
-            if (k != best && !(is_point(w0[k]) && contains(w0[k], 0.0)) && !certainly_less(rate[k], rate[best])) {
-                out.reason = "the NCF growth rate of coordinate " + std::to_string(k) + " is not certainly below that of " +
-                             std::to_string(best);
-                return out;
-            }
-        const std::string lim = "the NCF flow u_k(t) = u_k(0) exp(2 N(e_k) t) from w0 converges in direction to "
-                                "sign(w0_k) e_k with k = " + std::to_string(best) +
-                                " (the certainly largest rate among the nonzero entries of w0)";
-        if (certainly_other(wstar(best), w0[best])) return ProofResult::disproven(lim + ", which is not w*");
-        if (!certainly_nonzero(wstar(best)) || (mid(wstar(best)) > 0) != (mid(w0[best]) > 0))
-            return ProofResult::not_proven(lim + "; w* is not certainly that point");
-        return ProofResult::proven(lim + ": w*");
-    }
-    const int D = s.arch.depth;
-    if (D < 3) {
-        out.reason = "diagonal nets of depth 2: stable-set criterion not implemented here";
-        return out;
-    }
-    std::vector<IntervalD> T(s.d, IntervalD::entire());
-    std::vector<bool> blows(s.d, false);
-    for (int k = 0; k < s.d; ++k) {
-        for (int f = 1; f < D; ++f)
-            if (w0txt[f * s.d + k] != w0txt[k]) {
-                out.reason = "w0 is not balanced in block " + std::to_string(k) + " (criterion needs equal factors)";
-                return out;
-            }
-        const IntervalD a = w0[k];
-        if (is_point(a) && contains(a, 0.0)) continue;
-        const IntervalD dir = b(k) * pow(a, D - 1) * a;
-        if (certainly_positive(dir)) {
-            blows[k] = true;
-            T[k] = IntervalD(1) / (IntervalD(D - 2) * abs(b(k)) * pow(abs(a), D - 2));
-        } else if (!certainly_nonpositive(dir)) {
-            out.reason = "cannot decide whether block " + std::to_string(k) + " blows up";
-            return out;
-        }
-    }
-    int best = -1;
-    for (int k = 0; k < s.d; ++k)
-        if (blows[k] && (best < 0 || mid(T[k]) < mid(T[best]))) best = k;
-    if (best < 0) {
-        out.reason = "no block of w0 blows up under the NCF flow (phi(t, w0) -> 0 or stays bounded)";
-        return out;
-    }
-    for (int k = 0; k < s.d; ++k)
-        if (k != best && blows[k] && !certainly_less(T[best], T[k])) {
-            out.reason = "NCF blow-up times of blocks " + std::to_string(best) + " and " + std::to_string(k) +
-                         " are not certainly ordered: " + to_string(T[best], 8) + " vs " + to_string(T[k], 8);
-            return out;
-        }
-    const std::string lim = "block " + std::to_string(best) + " blows up first under the NCF flow, at " +
-                            to_string(T[best], 10) + ", so the direction converges to its balanced KKT point";
-    for (int f = 0; f < D; ++f)
-        if (certainly_other(wstar(f * s.d + best), w0[best])) return ProofResult::disproven(lim + ", which is not w*");
-    for (int f = 0; f < D; ++f)
-        if (!certainly_nonzero(wstar(f * s.d + best)) || (mid(wstar(f * s.d + best)) > 0) != (mid(w0[best]) > 0))
-            return ProofResult::not_proven(lim + "; w* is not certainly that point");
-    return ProofResult::proven(lim + ": w*");
-}
-
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     auto& rep = ctx.report;
@@ -252,7 +113,7 @@ void run(cert::Context& ctx) {
     const Ncf<IntervalD> ncf(hm, s.ytilde);
     const Ncf<double> ncf_d(HomogeneousModel<double>(s.arch, s.Xd), la::mid<IntervalD>(la::IVector<IntervalD>(s.ytilde)));
     const tay::VectorField field =
-        s.logistic ? logistic_flow_field(s.arch, s.n) : homogeneous_loss_flow_field(s.arch, s.n, s.norm);
+        s.logistic ? logistic_loss_flow_field(s.arch, s.n) : homogeneous_loss_flow_field(s.arch, s.n, s.norm);
     const std::vector<IntervalD> params = homogeneous_flow_parameters<IntervalD>(s.X, s.y);
     rep.note("model: " + s.arch.describe() + ", homogeneity order L = " + std::to_string(s.L) + "; loss " +
              (s.logistic ? std::string("sum ln(1 + exp(-y_i H_i)) (logistic), ytilde = y/2")
@@ -323,19 +184,9 @@ void run(cert::Context& ctx) {
     if (!certainly_positive(Nstar) || ts.status != ProofStatus::proven || !certainly_positive(ts.delta_max)) return;
     const ZeroPattern<IntervalD> zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
     const int block = s.arch.kind == ModelKind::diagonal ? s.arch.depth : 1;
-    bool one_block = zp.status == ProofStatus::proven && zp.inside_uniqueness_box &&
-                     static_cast<int>(zp.zero_indices.size()) == s.P - block;
-    int kstar = -1;
-    if (one_block) {
-        for (int j = 0; j < s.P; ++j)
-            if (std::find(zp.zero_indices.begin(), zp.zero_indices.end(), j) == zp.zero_indices.end()) {
-                kstar = j % s.d;
-                break;
-            }
-        for (int f = 0; f < block; ++f)
-            one_block = one_block && std::find(zp.zero_indices.begin(), zp.zero_indices.end(), f * s.d + kstar) ==
-                                         zp.zero_indices.end();
-    }
+    const OneBlockSupport support = single_block_support(zp, s.P, s.d, block);
+    const bool one_block = support.proven;
+    const int kstar = support.kstar;
     rep.step("w* has one coordinate / one block (p(t) lies on the ray R+ w*)",
              "[KH2025, Lemma 16; docs/kh.md#verifier-khfirst_saddle]")
         .holds(one_block,
@@ -348,7 +199,7 @@ void run(cert::Context& ctx) {
     la::IVector<IntervalD> wstar = zp.u;  // exact zeros off the block
     const auto w0txt = in.number_strings("init_direction");
     if (static_cast<int>(w0txt.size()) != s.P) in.fail("init_direction", "need one entry per parameter");
-    const ProofResult ss = check_stable_set(s, w0txt, wstar);
+    const ProofResult ss = decoupled_stable_set(s.arch, s.X * s.ytilde, w0txt, wstar);
     rep.hypothesis("w0 in the stable set S(w*)", "[KH2025, Def. 2; docs/kh.md#verifier-khfirst_saddle]").result(ss);
     if (!ss.is_proven()) return;
     // w0 normalized to the unit sphere (in intervals).
@@ -369,7 +220,7 @@ void run(cert::Context& ctx) {
 
     // ---- 2. the limit of p(t) ----------------------------------------------------------------------------------
     std::vector<IntervalD> pstar(s.P, IntervalD(0));
-    khtools::Ray<IntervalD> ray;
+    proofs::kh::Ray<IntervalD> ray;
     const auto loss_grad = [&](const std::vector<IntervalD>& w) {  // grad L = -f(w)
         tay::TaylorEvaluator<IntervalD> ev(field, params);
         std::vector<IntervalD> out(s.P, IntervalD(0));
@@ -396,98 +247,12 @@ void run(cert::Context& ctx) {
         for (int j = 0; j < s.P; ++j) pstar[j] = rs * wstar(j);
         hy.add_row({"S = 2c ||H(X; w*)||^2", to_string(ray.S, 15)});
         hy.add_row({"rho* = ||lim p(t)|| = (N*/S)^(1/L)", to_string(rs, 15)});
-        // Krawczyk on grad L = 0 around p*.
+        // Krawczyk on grad L = 0 around p* (with the reduced-space fallback; first_saddle.hpp).
         Vec<IntervalD> yv = s.y;
-        la::VectorFunction<IntervalD> F = [&](const la::IVector<IntervalD>& w) {
-            const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
-            if (!dv.ok) throw std::runtime_error(dv.reason);
-            return la::IVector<IntervalD>(dv.gradient);
-        };
-        la::JacobianFunction<IntervalD> J = [&](const la::IVector<IntervalD>& w) {
-            const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, true);
-            if (!dv.ok) throw std::runtime_error(dv.reason);
-            return la::IMatrix<IntervalD>(dv.hessian);
-        };
-        la::IVector<IntervalD> x0(s.P);
-        for (int j = 0; j < s.P; ++j) x0(j) = IntervalD::exact(mid(pstar[j]));
-        auto kr = la::krawczyk_around<IntervalD>(F, J, x0);
-        bool kok = kr.status == la::KrawczykStatus::unique_zero;
-        std::string kwhy = kr.reason + " (||I - R J||_inf <= " + fmt(kr.contraction_bound) + ")";
-        if (!kok) {
-            // Degenerate stationary points (L > 2: the Hessian vanishes on the zero blocks, which enter L only through
-            // products of >= 2 zeros): Krawczyk in the support S with w_Z fixed to exact 0, plus grad_Z L = [0, 0]
-            // exactly on the reduced box (as in nets::prove_zero_pattern) => a stationary point with w_Z = 0 exists,
-            // unique among points with w_Z = 0 in the reduced box.
-            std::vector<int> S;
-            for (int j = 0; j < s.P; ++j)
-                if (certainly_nonzero(wstar(j))) S.push_back(j);
-            const int m = static_cast<int>(S.size());
-            auto embed = [&](const la::IVector<IntervalD>& ws) {
-                la::IVector<IntervalD> w(s.P);
-                for (int j = 0; j < s.P; ++j) w(j) = IntervalD(0);
-                for (int a = 0; a < m; ++a) w(S[a]) = ws(a);
-                return w;
-            };
-            la::VectorFunction<IntervalD> Fs = [&](const la::IVector<IntervalD>& ws) {
-                const la::IVector<IntervalD> g = F(embed(ws));
-                la::IVector<IntervalD> out(m);
-                for (int a = 0; a < m; ++a) out(a) = g(S[a]);
-                return out;
-            };
-            la::JacobianFunction<IntervalD> Js = [&](const la::IVector<IntervalD>& ws) {
-                const la::IMatrix<IntervalD> h = J(embed(ws));
-                la::IMatrix<IntervalD> out(m, m);
-                for (int a = 0; a < m; ++a)
-                    for (int b = 0; b < m; ++b) out(a, b) = h(S[a], S[b]);
-                return out;
-            };
-            // Diagonal nets: L restricted to the block depends on the product beta only, so the stationary points of
-            // the block form a manifold {prod u = beta*}; the flow from the ray keeps the block balanced (the
-            // conservation laws u^(f)^2 - u^(0)^2 = const = 0 of diagonal nets), so the square system is
-            //   ( dL/du^(0),  u^(f)^2 - u^(0)^2 (f = 1..D-1) ) = 0.
-            // At its zero dL/du^(0) = g prod_{f>0} u^(f) = 0 with every u^(f) != 0 gives g = dL/dbeta = 0, hence
-            // every dL/du^(f) = g prod_{h != f} u^(h) = 0 too.
-            if (s.arch.kind == ModelKind::diagonal) {
-                Fs = [&, Fs0 = Fs](const la::IVector<IntervalD>& ws) {
-                    la::IVector<IntervalD> out = Fs0(ws);
-                    for (int a = 1; a < m; ++a) out(a) = sqr(ws(a)) - sqr(ws(0));
-                    return out;
-                };
-                Js = [&, Js0 = Js](const la::IVector<IntervalD>& ws) {
-                    la::IMatrix<IntervalD> out = Js0(ws);
-                    for (int a = 1; a < m; ++a)
-                        for (int b = 0; b < m; ++b)
-                            out(a, b) = b == a ? IntervalD(2) * ws(a) : b == 0 ? IntervalD(-2) * ws(0) : IntervalD(0);
-                    return out;
-                };
-            }
-            la::IVector<IntervalD> xs(m);
-            for (int a = 0; a < m; ++a) xs(a) = x0(S[a]);
-            const auto kr2 = la::krawczyk_around<IntervalD>(Fs, Js, xs);
-            bool zero_off = kr2.status == la::KrawczykStatus::unique_zero;
-            if (zero_off) {
-                const la::IVector<IntervalD> g = F(embed(kr2.box));
-                for (int j = 0; j < s.P; ++j)
-                    if (std::find(S.begin(), S.end(), j) == S.end())
-                        zero_off = zero_off && is_point(g(j)) && contains(g(j), 0.0);
-                    else
-                        zero_off = zero_off && certainly_nonzero(kr2.box(std::find(S.begin(), S.end(), j) - S.begin()));
-            }
-            kwhy = "full-space Krawczyk: " + kwhy + "; reduced-space Krawczyk on the support (" + std::to_string(m) +
-                   " of " + std::to_string(s.P) + " entries, the rest exact 0): " + kr2.reason +
-                   (zero_off ? std::string(s.arch.kind == ModelKind::diagonal
-                                               ? "; system (dL/du^(0), balance) on the block, every entry nonzero, so the "
-                                                 "whole block gradient vanishes"
-                                               : "") +
-                                 "; grad_Z L = [0, 0] exactly there, so a stationary point with w_Z = 0 exists and is "
-                               "unique among such (balanced) points in the box (degenerate: the Hessian vanishes on Z)"
-                             : "; grad_Z L not exactly 0");
-            kok = zero_off;
-            if (kok) {
-                kr.box = embed(kr2.box);
-                kr.uniqueness_box = embed(kr2.uniqueness_box);
-            }
-        }
+        const LossStationaryPoint stat = prove_loss_stationary_point(hm, yv, s.norm, pstar, wstar);
+        const bool kok = stat.ok;
+        const std::string& kwhy = stat.reason;
+        const la::KrawczykResult<IntervalD>& kr = stat.kr;
         rep.step("grad L = 0 has exactly one zero in the Krawczyk box", "[Krawczyk 1969; Rump 1994]").holds(kok, kwhy);
         if (!kok) return;
         la::IVector<IntervalD> pbox(s.P);
@@ -501,7 +266,7 @@ void run(cert::Context& ctx) {
             .implied_by({"p(t) bounded: S = 2c ||H(X; w*)||^2 > 0", "grad L = 0 has exactly one zero in the Krawczyk box",
                          "lim p(t) = rho* w* lies in the Krawczyk box"});
         if (!inside) return;
-        const auto dv = khtools::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
+        const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
         const auto eig = la::symmetric_eigenvalues<IntervalD>(la::IMatrix<IntervalD>(dv.hessian));
         int neg = 0, pos = 0, zer = 0;
         std::string eigs;
@@ -531,7 +296,7 @@ void run(cert::Context& ctx) {
                     Vec<IntervalD> w(s.P);
                     for (int j = 0; j < s.P; ++j) w(j) = pstar[j];
                     for (int f = 0; f < block; ++f) w(f * s.d + k) = IntervalD::from_decimal(tt);
-                    const auto dl = khtools::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
+                    const auto dl = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
                     if (dl.ok && certainly_less(dl.value, dv.value)) {
                         found = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
                                 std::to_string(k) + ", t = " + tt;
@@ -631,10 +396,10 @@ void run(cert::Context& ctx) {
         const double guess = s.L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm)
                                       : 1 / (s.L * (s.L - 2) * Nm * std::pow(dm * c0, s.L - 2));
         double horizon = 1.02 * guess + 3;  // non-rigorous; grown below if the escape is not reached
-        auto esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+        auto esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
             horizon = horizon * 1.5 + 5;
-            esc = khtools::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+            esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
         }
         nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}};
         if (!esc.ok) return r;

@@ -14,6 +14,7 @@
 // See docs/kh.md for what is certified and how it relates to the paper.
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,7 @@ namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // verifiers/kh/theorem10_escape.cpp -- [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089), Theorem 10 (L > 2) and
 // Lemma 25, on deep diagonal nets H(x; u) = sum_k (prod_f u^(f)_k) x_k of depth D = L >= 3 (spec 9B) with the
 // square loss. For one data set and initial direction w0 (a case file) the verifier certifies
-//   1. the hypotheses: w* is a Delta-second-order positive KKT point of (4) supported on one block (ncf.hpp);
+//   1. the hypotheses: w* is a Delta-second-order positive KKT point of (4) supported on one block (proofs/kh/ncf_kkt.hpp);
 //      w0 in S(w*) from the NCF-flow tube: blow-up-time brackets of every block (the NCF of a diagonal net is
 //      block-decoupled) with block k* certainly first;
 //   2. Lemma 25: the NCF blow-up time T(w0) lies in (1/(L(L-2)N(w*)), 1/(L(L-2)N(w0)));
@@ -13,10 +13,11 @@
 //      interval; certified log-log slopes between consecutive deltas against Delta/(Delta + 2 L^2 N(w*)).
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <flowcert/proofs/kh/flow_tools.hpp>
-#include <flowcert/proofs/kh/window_times.hpp>
+#include <flowcert/proofs/kh/theorem10_escape.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -34,15 +35,15 @@ namespace ode = flowcert::ode;
 namespace tay = flowcert::taylor;
 using namespace flowcert;
 using namespace flowcert::nets;
-using khtools::norm2;
-using khtools::norm2_sq;
+using namespace flowcert::proofs::kh;
+using proofs::kh::norm2;
+using proofs::kh::norm2_sq;
 
 namespace {
 
 using khcase::parse_loss;
 
 using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
-using flowcert::proofs::kh::window_times;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
@@ -112,15 +113,9 @@ void run(cert::Context& ctx) {
             .result(ProofResult::not_proven(ts.reason));
     if (!certainly_positive(Nstar) || ts.status != ProofStatus::proven || !certainly_positive(ts.delta_max)) return;
     const auto zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
-    int kstar = -1;
-    bool one_block = zp.status == ProofStatus::proven && zp.inside_uniqueness_box &&
-                     static_cast<int>(zp.zero_indices.size()) == P - D;
-    if (one_block) {
-        for (int k = 0; k < d && kstar < 0; ++k)
-            if (certainly_nonzero(zp.u(k))) kstar = k;
-        for (int f = 0; f < D && kstar >= 0; ++f) one_block = one_block && certainly_nonzero(zp.u(f * d + kstar));
-        one_block = one_block && kstar >= 0;
-    }
+    const OneBlockSupport support = one_block_support(zp, d, D);
+    const bool one_block = support.proven;
+    const int kstar = support.kstar;
     // A step of our construction of p(t) (the ray R+ w*, flowcert/proofs/kh/flow_tools.hpp), not a hypothesis of the theorem.
     rep.step("w* is supported on one balanced block", "[KH2025, Lemma 16; docs/kh.md#verifier-khtheorem10_escape]")
         .holds(one_block, zp.reason + (one_block ? "; block " + std::to_string(kstar) +
@@ -145,91 +140,26 @@ void run(cert::Context& ctx) {
     const IntervalD R = in.interval_d("ncf_radius");
     ode::Options opt;
     opt.order = 20;
-    // Integrate until the largest block norm reaches R: horizons doubled from the (non-rigorous) guess.
-    double horizon = 1.0 / std::max(1e-300, mid(LL2 * Nw0));
-    ode::Result<IntervalD> nr;
-    for (int tries = 0; tries < 60; ++tries) {
-        nr = ode::integrate<IntervalD>(ncf_field, nparams, w0, IntervalD::exact(horizon), {}, opt, 53);
-        if (!nr.final_box.empty() && certainly_less_equal(R, norm2(nr.final_box))) break;
-        if (!nr.ok()) break;
-        horizon *= 1.5;
-    }
-    // If the run ended on a failure near blow-up, the set at nr.time is still a valid enclosure; bisect the horizon
-    // down so that the run ends successfully (a clean state at a known time).
-    if (!nr.ok() && !nr.final_box.empty()) {
-        double lo = 0, hi = mid(nr.time);
-        for (int k = 0; k < 40; ++k) {
-            const double m = lo + (hi - lo) / 2;
-            auto r2 = ode::integrate<IntervalD>(ncf_field, nparams, w0, IntervalD::exact(m), {}, opt, 53);
-            if (r2.ok() && certainly_less_equal(R, norm2(r2.final_box))) {
-                nr = r2;
-                break;
-            }
-            if (r2.ok()) lo = m; else hi = m;
-            nr = r2;
-        }
-    }
-    const bool ncf_ok = nr.ok() && certainly_less_equal(R, norm2(nr.final_box));
-    rep.step("NCF flow from w0 enclosed up to blow-up scale", "[KH2025, eq. (5)]").holds(ncf_ok,
-                   ncf_ok ? "||phi(t1, w0)|| >= ncf_radius at t1 = " + to_string(nr.time, 15) + " (" +
-                                std::to_string(nr.steps) + " steps)"
-                          : nr.ok() ? "the tube ends at t = " + to_string(nr.time, 15) + " with ||phi|| in " +
-                                          to_string(norm2(nr.final_box), 6) + ", not certainly >= ncf_radius"
-                                    : std::string("integration: ") + ode::to_string(nr.status) + ": " + nr.reason);
-    if (!ncf_ok) return;
-    // Block k: N_k(u) = b_k prod_f u^(f)_k, b = X ytilde; r_k' = L r_k^{L-1} N_k(z_k) with z_k = u_k/r_k, and
-    // N_k(z_k(t)) is nondecreasing (projected ascent, time-changed) with sup over the sphere |b_k| D^{-D/2} (AM-GM).
-    // Hence T_k in t1 + [1/(L(L-2) sup N_k r_k^{L-2}), 1/(L(L-2) N_k(z_k(t1)) r_k^{L-2})]  [DERIVED, docs/kh.md].
-    const Vec<IntervalD> b = X * yt;
-    std::vector<IntervalD> Tlo(d), Thi(d);
-    std::vector<bool> has_hi(d, false);
+    // Integrate until the largest block norm reaches R, from the (non-rigorous) horizon guess 1/(L(L-2)N(w0)).
+    const ode::Result<IntervalD> nr =
+        ncf_tube_to_radius(ncf_field, nparams, w0, R, 1.0 / std::max(1e-300, mid(LL2 * Nw0)), opt);
+    const ProofResult ncf_reached = ncf_tube_reaches(nr, R);
+    rep.step("NCF flow from w0 enclosed up to blow-up scale", "[KH2025, eq. (5)]").result(ncf_reached);
+    if (!ncf_reached.is_proven()) return;
+    // Blow-up time brackets per block and the orthant of block k* (theorem10_escape.hpp, docs/kh.md).
+    const std::vector<BlockBlowup> blocks = block_blowup_brackets(nr.final_box, nr.time, X * yt, d, D, L);
     cert::Table& nt = rep.table("NCF flow from w0: blow-up time brackets per block",
                                 {"block", "r_k(t1)", "N_k(z_k(t1))", "sup N_k on the sphere", "T_k bracket"});
     for (int k = 0; k < d; ++k) {
-        std::vector<IntervalD> blk;
-        IntervalD prod = IntervalD(1);
-        for (int f = 0; f < D; ++f) {
-            blk.push_back(nr.final_box[f * d + k]);
-            prod *= nr.final_box[f * d + k];
-        }
-        const IntervalD rk = norm2(blk);
-        const IntervalD supN = abs(b(k)) / pow(sqrt(IntervalD(D)), D);
-        const IntervalD t1 = nr.time;
-        if (upper(rk) > 0) {
-            // Lower bound with sup r_k (valid also when the enclosure of r_k touches 0).
-            Tlo[k] = t1 + IntervalD(1) / (LL2 * supN * pow(IntervalD::exact(upper(rk)), L - 2));
-        }
-        if (certainly_positive(rk)) {
-            const IntervalD Nz = b(k) * prod / pow(rk, D);
-            if (certainly_positive(Nz)) {
-                Thi[k] = t1 + IntervalD(1) / (LL2 * Nz * pow(rk, L - 2));
-                has_hi[k] = true;
-            }
-            nt.add_row({std::to_string(k), to_string(rk, 10), to_string(Nz, 10), to_string(supN, 10),
-                        "[" + lower_string(Tlo[k], 12) + ", " + (has_hi[k] ? upper_string(Thi[k], 12) : "inf") + "]"});
-        } else {
-            // r_k = 0 exactly: the block stays 0 (zero-preserving), T_k = +inf.
-            if (!(upper(rk) > 0))
-                Tlo[k] = IntervalD::bounds(std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
-            nt.add_row({std::to_string(k), to_string(rk, 10), "-", to_string(supN, 10),
-                        "[" + lower_string(Tlo[k], 12) + ", inf]"});
-        }
+        const BlockBlowup& bk = blocks[k];
+        nt.add_row({std::to_string(k), to_string(bk.r, 10), bk.r_positive ? to_string(bk.N_dir, 10) : "-",
+                    to_string(bk.sup_N, 10),
+                    "[" + lower_string(bk.lo, 12) + ", " + (bk.has_hi ? upper_string(bk.hi, 12) : "inf") + "]"});
     }
-    // Orthant: sign(u^(f)_k*) = sign(w*) entries and b_k* prod > 0 keep the block in its orthant (every factor moves
-    // away from 0), so the block direction tends to the balanced KKT point of that orthant: w*'s block.
-    bool orthant = has_hi[kstar];
-    for (int f = 0; f < D; ++f) {
-        const IntervalD a = nr.final_box[f * d + kstar], ws = wstar(f * d + kstar);
-        orthant = orthant && certainly_nonzero(a) && ((lower(a) > 0) == (lower(ws) > 0));
-    }
+    const bool orthant = blows_up_in_orthant(blocks, nr.final_box, wstar, kstar, d, D);
     // w0 in S(w*) [KH2025, Def. 2] iff block k* blows up strictly first (inside w*'s orthant): T_k* < T_k for every
-    // other block k. The blow-up times are known only as brackets T_k in [lower end, upper end] (above; the upper
-    // end is +inf when the block is not shown to blow up), so the relation is decided on the brackets: proven when
-    // the upper end of T_k*'s bracket is below the lower end of T_k's, disproven (w0 is outside S(w*): another block
-    // blows up no later) only when the lower end of T_k*'s bracket is at or above the upper end of T_k's.
-    const auto bracket = [&](int k) {
-        return IntervalD::bounds(lower(Tlo[k]), has_hi[k] ? upper(Thi[k]) : std::numeric_limits<double>::infinity());
-    };
+    // other block k, decided on the brackets: proven when the upper end of T_k*'s bracket is below the lower end of
+    // T_k's, disproven (w0 is outside S(w*)) only when the lower end of T_k*'s is at or above the upper end of T_k's.
     bool stable = orthant;
     for (int k = 0; k < d; ++k) {
         const std::string nm = "stable set: block k* blows up before block " + std::to_string(k);
@@ -243,12 +173,12 @@ void run(cert::Context& ctx) {
         const cert::Check& c =
             rep.hypothesis(nm, "[KH2025, Def. 2; docs/kh.md#verifier-khtheorem10_escape]")
                 .statement("T_k* < T_" + std::to_string(k) + " (block k* = " + std::to_string(kstar) + " blows up first)")
-                .lt({"T_k* (bracket)", bracket(kstar)}, {"T_" + std::to_string(k) + " (bracket)", bracket(k)});
+                .lt({"T_k* (bracket)", blocks[kstar].bracket()}, {"T_" + std::to_string(k) + " (bracket)", blocks[k].bracket()});
         stable = stable && c.status == ProofStatus::proven;
     }
     // Without w0 in S(w*) the theorem says nothing here, and T_k* is not the blow-up time of w0: stop.
     if (!stable) return;
-    const IntervalD Tw0 = hull(Tlo[kstar], Thi[kstar]);
+    const IntervalD Tw0 = hull(blocks[kstar].lo, blocks[kstar].hi);
     // Lemma 25's window, derived here for every w0 in S(w*) with N(w0) > 0 (docs/kh.md): a consistency check of the
     // tube computation of T(w0), a step.
     rep.step("Lemma 25 window: 1/(L(L-2)N(w*)) < T(w0)", "[KH2025, Lemma 25; docs/kh.md#verifier-khtheorem10_escape]")
@@ -268,17 +198,7 @@ void run(cert::Context& ctx) {
     et.add_row({"1/(L(L-2)N(w0))", to_string(IntervalD(1) / (LL2 * Nw0), 15)});
 
     // ---- 3./4. loss flow sweep -----------------------------------------------------------------------------------
-    khtools::Ray<IntervalD> ray;
-    {
-        Vec<IntervalD> wv(P);
-        for (int j = 0; j < P; ++j) wv(j) = wstar(j);
-        const auto h = hm.outputs(wv);
-        IntervalD h2 = IntervalD(0);
-        for (int i = 0; i < n; ++i) h2 += sqr(h.outputs(i));
-        ray.L = L;
-        ray.N = Nstar;
-        ray.S = IntervalD(2) * loss_scale<IntervalD>(norm, n, IntervalD(1)) * h2;
-    }
+    const Ray<IntervalD> ray = ray_of(hm, wstar, Nstar, norm, n, L);
     const IntervalD tp_r = ray.time_of(r_esc);
     et.add_row({"t_p(r): time at which ||p|| = r", to_string(tp_r, 15)});
     et.add_row({"rho* = ||lim p||", to_string(ray.rho_star(), 15)});
@@ -308,10 +228,10 @@ void run(cert::Context& ctx) {
         // Non-rigorous horizon: the escape happens near T(w0)/delta^(L-2) (a little past it costs stiff steps at the
         // saddle and beyond, so the horizon grows only when the escape was not reached).
         double horizon2 = mid(Tw0 / dL2) * 1.001 + 3;
-        auto esc = khtools::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
+        auto esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
         for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
             horizon2 = horizon2 * 1.5 + 5;
-            esc = khtools::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
+            esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
         }
         nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}, {"stage", "escape"}};
         if (!esc.ok) return r;
@@ -343,40 +263,16 @@ void run(cert::Context& ctx) {
         for (int j = 0; j < G; ++j) rok = rok && ray.radius_at(tj[j], rho[j]);
         r["stage"] = "path";
         if (!rok) return r;
-        double sup_hi = 0, sup_lo = 0;
-        std::size_t piece = 0;
+        const WindowSup sup = window_sup_distance(run, outs, tj, rho, wstar, window, jev);
         nlohmann::json psi_norms = nlohmann::json::array(), rhos = nlohmann::json::array();
-        for (int j = 0; j < G; ++j) {
-            std::vector<IntervalD> e(P);
-            for (int q = 0; q < P; ++q) e[q] = run.outputs[j].box[q] - rho[j] * wstar(q);
-            const IntervalD en = norm2(e);
-            // the lower bound of the sup only from times certainly inside the window (the ends may lie just outside)
-            if (lower(tj[j]) >= -lower(window) && upper(tj[j]) <= lower(window)) sup_lo = std::max(sup_lo, lower(en));
-            if (dtxt == deltas.front() || dtxt == deltas.back()) {
+        if (dtxt == deltas.front() || dtxt == deltas.back())
+            for (int j = 0; j < G; ++j) {
                 psi_norms.push_back(cert::exact_json(norm2(run.outputs[j].box)));
                 rhos.push_back(cert::exact_json(rho[j]));
             }
-            if (j + 1 == G) {
-                sup_hi = std::max(sup_hi, upper(en));
-                break;
-            }
-            // Between t_j and t_{j+1}: e' = f(psi) - f(p), so ||e(t)|| <= ||e(t_j)|| exp(l h) with l >= ||Df||_2 on a
-            // convex box containing both paths (hull of the tube pieces and of p's monotone block values).
-            std::vector<IntervalD> Z(P);
-            for (int q = 0; q < P; ++q) Z[q] = hull(rho[j] * wstar(q), rho[j + 1] * wstar(q));
-            // Every tube piece overlapping [tau_j, tau_{j+1}] (over-inclusion only enlarges Z).
-            const double ta = lower(outs[j]), tb = upper(outs[j + 1]);
-            while (piece < run.tube.size() && upper(run.tube[piece].t1) < ta) ++piece;
-            for (std::size_t pc = piece; pc < run.tube.size() && lower(run.tube[pc].t0) <= tb; ++pc)
-                for (int q = 0; q < P; ++q) Z[q] = hull(Z[q], run.tube[pc].box[q]);
-            for (int q = 0; q < P; ++q) Z[q] = hull(hull(Z[q], run.outputs[j].box[q]), run.outputs[j + 1].box[q]);
-            const double l = khtools::jacobian_norm_upper(jev, Z);
-            const IntervalD fac = exp(IntervalD::exact(l) * (tj[j + 1] - tj[j]));
-            sup_hi = std::max(sup_hi, upper(en * fac));
-        }
         r["stage"] = "done";
-        r["sup_lo"] = xd(sup_lo);
-        r["sup_hi"] = xd(sup_hi);
+        r["sup_lo"] = xd(sup.lo);
+        r["sup_hi"] = xd(sup.hi);
         r["steps"] = run.steps;
         r["psi_norms"] = psi_norms;
         nlohmann::json ts = nlohmann::json::array();

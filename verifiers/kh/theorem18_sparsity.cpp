@@ -7,7 +7,7 @@
 //      (Krawczyk), N(W̄) > 0, Delta_max > 0, its exact zero set w_z (reduced-space Krawczyk), Lemma 17;
 //   2. CERTIFIES that w_z is zero-preserving (Definition 15): w_z is a union of Lemma 16 units; every w_z
 //      component of the loss-flow field (and of the NCF field) vanishes identically on {w_z = 0}, proven
-//      structurally on the Taylor DAG (kh18::field_vanishes_on_subspace: invariance in both time
+//      structurally on the Taylor DAG (proofs::kh::field_vanishes_on_subspace: invariance in both time
 //      directions); and, as a consequence checked on concrete flows, the rigorous tubes from delta W̄ and
 //      from delta W0 masked on w_z keep w_z at exactly [0, 0] on every step, where an independent gradient
 //      evaluator (nets::square_loss) gives grad_{w_z} L = [0, 0] exactly on every step box;
@@ -22,6 +22,7 @@
 // See docs/kh.md ("Verifier kh/theorem18_sparsity") for what is certified and its distance to the paper.
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include <flowcert/proofs/kh/theorem18_sparsity.hpp>
 #include <flowcert/proofs/kh/theorem18_units.hpp>
 #include <flowcert/proofs/kh/lemma23_cap.hpp>
 #include <flowcert/proofs/kh/stable_set.hpp>
@@ -42,6 +44,7 @@ namespace la = flowcert::linalg;
 namespace ode = flowcert::ode;
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 using I = IntervalD;
 
 namespace {
@@ -52,104 +55,6 @@ using khreport::fmt;
 
 // An exact decimal string near x (for exhibited constants): x rounded to `digits` significant digits.
 std::string decimal(double x, int digits = 6) { return fmt(x, digits); }
-
-I norm_of(const std::vector<I>& x, const std::vector<int>& idx) {
-    I s(0);
-    for (int j : idx) s += sqr(x[static_cast<std::size_t>(j)]);
-    return sqrt(s);
-}
-std::vector<int> all_indices(int P) {
-    std::vector<int> v(static_cast<std::size_t>(P));
-    for (int j = 0; j < P; ++j) v[static_cast<std::size_t>(j)] = j;
-    return v;
-}
-
-// ---- NON-RIGOROUS helpers (double, classical RK4): they only choose the KKT candidate and the exhibited
-// constants T1, A2, T of the times T^1, T^2. Nothing certified depends on their accuracy.
-Eigen::VectorXd ncf_rhs_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u) {
-    Vec<double> uu = u;
-    return ncf.gradient(uu).gradient;
-}
-// One RK4 step of u' = grad N(u) (projected: minus the radial part, for the direction flow) of size h.
-Eigen::VectorXd rk4_step_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u, double h, bool projected) {
-    auto f = [&](const Eigen::VectorXd& x) {
-        Eigen::VectorXd g = ncf_rhs_nonrigorous(ncf, x);
-        if (projected) g -= x.dot(g) / x.squaredNorm() * x;
-        return g;
-    };
-    const Eigen::VectorXd k1 = f(u), k2 = f(u + h / 2 * k1), k3 = f(u + h / 2 * k2), k4 = f(u + h * k3);
-    return u + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-}
-// Direction limit of the NCF flow from u0 (projected flow until its tangential gradient is small).
-Eigen::VectorXd ncf_direction_limit_nonrigorous(const Ncf<double>& ncf, Eigen::VectorXd u) {
-    u.normalize();
-    for (int it = 0; it < 200000; ++it) {
-        Eigen::VectorXd g = ncf_rhs_nonrigorous(ncf, u);
-        g -= u.dot(g) * u;
-        const double gn = g.norm();
-        if (gn < 1e-10) break;
-        const double h = 0.05 / std::max(1e-12, ncf_rhs_nonrigorous(ncf, u).norm());
-        u = rk4_step_nonrigorous(ncf, u, h, true);
-        u.normalize();
-    }
-    return u;
-}
-struct ExhibitedTimes {
-    std::string T1, A2, T;  // exact decimals
-    double cos_at_T1 = 0;
-    std::string reason;
-    bool ok = false;
-};
-// T1: first time with cos(phi(t, W0), W̄) >= 1 - gamma (unprojected NCF flow); A2 = ||phi(T1, W0)||;
-// T: blow-up time of the NCF flow from phi(T1)/A2 (L > 2; from ||phi(s)||^{-(L-2)} = L(L-2) N̄ (T - s)).
-ExhibitedTimes exhibited_times_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& W0,
-                                           const Eigen::VectorXd& Wbar, double Nbar, int L, double gamma) {
-    ExhibitedTimes e;
-    Eigen::VectorXd u = W0;
-    double t = 0;
-    auto cosine = [&](const Eigen::VectorXd& x) { return x.dot(Wbar) / (x.norm() * Wbar.norm()); };
-    // step: 1% relative change of u
-    auto step = [&](const Eigen::VectorXd& x) { return 0.01 * x.norm() / std::max(1e-300, ncf_rhs_nonrigorous(ncf, x).norm()); };
-    int it = 0;
-    while (cosine(u) < 1 - gamma && it < 1000000 && u.norm() < 1e8) {
-        const double h = step(u);
-        u = rk4_step_nonrigorous(ncf, u, h, false);
-        t += h;
-        ++it;
-    }
-    if (cosine(u) < 1 - gamma) {
-        e.reason = "the NCF flow from W0 did not reach cos >= 1 - gamma before blow-up (it may converge to another "
-                   "KKT point or to 0)";
-        return e;
-    }
-    e.T1 = decimal(t, 4);
-    // re-integrate to exactly T1 (as a double) for A2
-    const double T1 = std::stod(e.T1);
-    u = W0;
-    t = 0;
-    while (t < T1) {
-        const double h = std::min(step(u), T1 - t);
-        u = rk4_step_nonrigorous(ncf, u, h, false);
-        t += h;
-    }
-    e.A2 = decimal(u.norm(), 6);
-    e.cos_at_T1 = cosine(u);
-    if (L > 2) {
-        Eigen::VectorXd z = u / u.norm();
-        double s = 0;
-        while (z.norm() < 1e4) {
-            const double h = step(z);
-            z = rk4_step_nonrigorous(ncf, z, h, false);
-            s += h;
-        }
-        const double T = s + std::pow(z.norm(), -(L - 2)) / (L * (L - 2) * Nbar);
-        e.T = decimal(T, 6);
-    } else {
-        e.T = "0";
-    }
-    e.ok = true;
-    return e;
-}
 
 struct FlowRun {
     ode::Result<I> res;
@@ -164,61 +69,6 @@ FlowRun integrate_flow(const taylor::VectorField& f, const std::vector<I>& param
     FlowRun r{ode::integrate<I>(f, params, x0, t_end, outputs, o, 53), 0};
     r.seconds = stopwatch.seconds();
     return r;
-}
-
-// Zero preservation seen on a concrete run: the sets at the output times (and the final set) should be
-// exactly [0, 0] on z; the per-step tube pieces are the integrator's a priori enclosures Z, which come from
-// an inflated candidate Y and so carry a tiny nonzero width on z (reported, not used as proof); and on the
-// face {w_z = 0} of every tube box an independent gradient evaluator (nets::square_loss, derivatives by
-// the formulas of homogeneous.cpp, not the Taylor DAG) must give grad_z L = [0, 0] exactly.
-struct TubeZeroCheck {
-    I sup_outputs = I(0);    // enclosure of max over output sets of ||x_z|| ([max lower, max upper])
-    I sup_pieces = I(0);     // same over the tube pieces
-    bool outputs_exact = true;
-    bool gradient_exact = true;
-    std::size_t pieces = 0, outputs = 0;
-    std::string first_nonzero_output;
-};
-I sup_hull(const I& acc, const I& x, bool first) {
-    return first ? x : I::bounds(std::max(lower(acc), lower(x)), std::max(upper(acc), upper(x)));
-}
-TubeZeroCheck check_tube_zeros(const ode::Result<I>& res, const std::vector<int>& z, const HomogeneousModel<I>& model,
-                               const Vec<I>& y, const SquareLossNormalization& norm) {
-    TubeZeroCheck c;
-    std::vector<const std::vector<I>*> sets;
-    std::vector<I> when;
-    for (const auto& s : res.outputs) {
-        sets.push_back(&s.box);
-        when.push_back(s.time);
-    }
-    sets.push_back(&res.final_box);
-    when.push_back(res.time);
-    for (std::size_t k = 0; k < sets.size(); ++k) {
-        const I nz = norm_of(*sets[k], z);
-        c.sup_outputs = sup_hull(c.sup_outputs, nz, k == 0);
-        bool exact = true;
-        for (int j : z) exact = exact && lower((*sets[k])[static_cast<std::size_t>(j)]) == 0.0 &&
-                                upper((*sets[k])[static_cast<std::size_t>(j)]) == 0.0;
-        if (!exact && c.outputs_exact)
-            c.first_nonzero_output = "t in " + to_string(when[k], 8) + ": ||w_z|| in " + to_string(nz, 6);
-        c.outputs_exact = c.outputs_exact && exact;
-        ++c.outputs;
-    }
-    for (const auto& piece : res.tube) {
-        c.sup_pieces = sup_hull(c.sup_pieces, norm_of(piece.box, z), c.pieces == 0);
-        ++c.pieces;
-        Vec<I> w(static_cast<Eigen::Index>(piece.box.size()));
-        for (std::size_t j = 0; j < piece.box.size(); ++j) w(static_cast<Eigen::Index>(j)) = piece.box[j];
-        for (int j : z) w(j) = I(0);  // the face {w_z = 0} of the tube box
-        const LossResult<I> lr = square_loss(model, w, y, norm, true);
-        if (lr.status != EvalStatus::ok) {
-            c.gradient_exact = false;
-            continue;
-        }
-        for (int j : z)
-            if (!(lower(lr.gradient(j)) == 0.0 && upper(lr.gradient(j)) == 0.0)) c.gradient_exact = false;
-    }
-    return c;
 }
 
 void run(cert::Context& ctx) {
@@ -394,9 +244,9 @@ void run(cert::Context& ctx) {
     }
 
     // ---- 2. zero preservation (Definition 15, Lemma 16) ---------------------------------------------------
-    const auto units = kh18::lemma16_units(arch);
+    const auto units = proofs::kh::lemma16_units(arch);
     std::vector<int> used;
-    const bool is_union = kh18::is_union_of_units(units, z, &used);
+    const bool is_union = proofs::kh::is_union_of_units(units, z, &used);
     // Lemma 16's hypothesis (decided combinatorially: a proof either way).
     rep.hypothesis("w_z is a union of Lemma 16 units", ff ? "[KH2025, Lemma 16]" : "[KH2025, Lemma 16; docs/kh.md (coordinate blocks)]")
         .result(is_union ? ProofResult::proven(std::to_string(used.size()) + " unit(s) " +
@@ -412,9 +262,9 @@ void run(cert::Context& ctx) {
         for (const I& x : p) zpv.push_back(lower(x) == 0.0 && upper(x) == 0.0);
         return zpv;
     };
-    const kh18::VanishingResult vg = kh18::field_vanishes_on_subspace(gf, z, z, zero_pars(gf_par));
-    const kh18::VanishingResult vn = kh18::field_vanishes_on_subspace(nf, z, z, zero_pars(nf_par));
-    auto failing = [&](const kh18::VanishingResult& v) {
+    const proofs::kh::VanishingResult vg = proofs::kh::field_vanishes_on_subspace(gf, z, z, zero_pars(gf_par));
+    const proofs::kh::VanishingResult vn = proofs::kh::field_vanishes_on_subspace(nf, z, z, zero_pars(nf_par));
+    auto failing = [&](const proofs::kh::VanishingResult& v) {
         std::string s;
         for (std::size_t k = 0; k < v.not_proven.size() && k < 6; ++k) s += (k ? ", " : "") + arch.parameter_name(v.not_proven[k]);
         return v.proven ? v.reason + " (" + std::to_string(gf.nodes().size()) + " DAG nodes)" : v.reason + ": " + s;
@@ -447,23 +297,8 @@ void run(cert::Context& ctx) {
                 .le({"1/(L(L-2) N̄)", I(1) / (I(L * (L - 2)) * Nbar)}, {"T", Tb});
     }
     const I Ttilde = in.interval<I>("T_tilde", bits);
-    // b_delta: L > 2: b^{L-2} = 1 / (L(L-2) N̄ T) (the lower end of its range in Thm 10, so the middle term of
-    // T^2 vanishes); L = 2: b = 1.
-    auto times = [&](const I& delta) {
-        const I dt = A2 * delta;  // delta~ = A2 delta (A1 = 0)
-        I t1, t2;
-        if (L == 2) {
-            t1 = T1 + I(4) * log(I(1) / dt) / (Delta + I(8) * Nbar);  // [KH2025, Thm 18, T^1 (L = 2)]
-            t2 = T1 + log(I(1) / dt) / (I(2) * Nbar);                   // [Thm 18, T^2 with b_delta = 1]
-        } else {
-            const I dL2 = pow(dt, L - 2), dl2 = pow(delta, L - 2);
-            // [KH2025, Thm 18, T^1 (L > 2)]: T1/delta^{L-2} + (T/delta~^{L-2}) (1 - delta~^{2(L-2)L^2 N̄/(2L^2 N̄ + Delta)})
-            t1 = T1 / dl2 + Tb / dL2 * (I(1) - exp(I(L - 2) * (I(1) - kappa) * log(dt)));
-            // [Thm 18, T^2] with (1/b^{L-2})/(L(L-2)N̄) = T: T^2 = T1/delta^{L-2} + T/delta~^{L-2}
-            t2 = T1 / dl2 + Tb / dL2;
-        }
-        return std::pair<I, I>{t1, t2};
-    };
+    // The times T^1, T^2 of Theorem 18 at delta from the exhibited constants (theorem18_sparsity.hpp).
+    auto times = [&](const I& delta) { return theorem18_times(L, T1, A2, Tb, Delta, Nbar, kappa, delta); };
     {
         auto& ct = rep.table("exhibited constants (non-rigorous choice; exact once chosen)", {"constant", "value", "role"});
         ct.add_row({"T1", T1s, "time for the NCF flow from W0 to reach cos >= 1 - " + fmt(gamma) + " (Lemma 8/32)"});
@@ -552,7 +387,7 @@ void run(cert::Context& ctx) {
     // only, with w_z replaced by the constant 0; padded with exact zeros this encloses the full flow because the
     // structural check above proved f_z = 0 on {w_z = 0}. Cross-check: it must meet the full-system sets.
     if (vg.proven && !full_bar.empty()) {
-        const taylor::VectorField rf = kh18::restrict_field(gf, z);
+        const taylor::VectorField rf = proofs::kh::restrict_field(gf, z);
         std::vector<I> xs;
         for (int j : support) xs.push_back(x_bar[static_cast<std::size_t>(j)]);
         std::vector<I> outs;
@@ -820,7 +655,7 @@ void run(cert::Context& ctx) {
     auto ge = [](const I& s, const I& e) { return certainly_less_equal(e, s) ? "above" : (certainly_less(s, e) ? "below" : "?"); };
     for (std::size_t i = 0; i + 1 < dl.size(); ++i) {
         auto sl = [&](const std::vector<I>& q) {
-            return certainly_positive(q[i]) && certainly_positive(q[i + 1]) ? kh18::loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1])
+            return certainly_positive(q[i]) && certainly_positive(q[i + 1]) ? proofs::kh::loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1])
                                                                              : I::bounds(-1e300, 1e300);
         };
         const I s1 = sl(q_norm), s2 = sl(q_ratio), s3 = sl(q_sup);

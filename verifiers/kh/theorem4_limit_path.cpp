@@ -16,10 +16,12 @@
 //             last pair against the actual rate Delta_max/(2N(w*)).
 // The theorem's constants are unspecified: the shift constants (T1, b_delta, delta~) and C~ are exhibited here.
 // See docs/kh.md (section kh/theorem4_limit_path) for the derivations and the distance to the paper.
+#include <flowcert/proofs/kh/flow_tools.hpp>
 #include <flowcert/proofs/kh/theorem4_limit_path.hpp>
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,7 @@ namespace cert = flowcert::cert;
 namespace la = flowcert::linalg;
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 
 namespace {
 
@@ -51,28 +54,6 @@ I interval_from_json(const nlohmann::json& j) {
 }
 
 using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
-
-// NON-RIGOROUS: the direction of the NCF flow u' = grad N(u) from u0 for large t, by the Euler map
-// u <- (u + h grad N(u)) / |.| with h = 1/(2 ||Hess N||_inf). For L = 2, grad N(u) = A u, and the Euler map
-// I + hA has the eigenvalues 1 + h lambda > 0 in the order of A's, so its iterates tend to the direction of
-// the top eigen-component present in u0: the same limit as the flow. Only a start for Newton.
-Eigen::VectorXd ncf_flow_direction_nonrigorous(const Ncf<double>& ncf, Eigen::VectorXd u, int iterations) {
-    const Eigen::MatrixXd A = ncf.hessian(u).hessian;
-    const double h = 0.5 / std::max(1.0, A.cwiseAbs().rowwise().sum().maxCoeff());
-    u.normalize();
-    for (int k = 0; k < iterations; ++k) {
-        u = u + h * (A * u);
-        u.normalize();
-    }
-    return u;
-}
-
-template <Interval I>
-I norm2(const std::vector<I>& v) {
-    I s = sqr(v.front());
-    for (std::size_t i = 1; i < v.size(); ++i) s += sqr(v[i]);
-    return sqrt(s);
-}
 
 template <Interval I>
 void run_typed(cert::Context& ctx) {
@@ -251,52 +232,15 @@ void run_typed(cert::Context& ctx) {
             return;
         }
     }
-    const auto cos_to_wstar = [&](const std::vector<I>& u) {
-        I dot = kkt.u(0) * u[0];
-        for (int j = 1; j < P; ++j) dot += kkt.u(j) * u[static_cast<std::size_t>(j)];
-        return dot / norm2(u);
-    };
     cert::TubePlot cosplot{.title = "NCF flow from w0: w*^T phi(t)/|phi(t)| (certified) vs the cap 1 - gamma",
                            .x_label = "t", .y_label = "cosine to w*"};
     {
-        std::vector<I> u = w0;
-        double t = 0, t_in = -1;
-        I cos_in = cos_to_wstar(u), cos_last = cos_in;
-        cosplot.add_point("w*^T phi/|phi|", 0.0, cos_in);
-        std::string fail;
-        if (certainly_less(cgam, cos_in)) t_in = 0;
-        const double chunk = 0.5;
-        ode::Options o2 = opt;
-        while (t_in < 0 && t < horizon) {
-            std::vector<I> outs;
-            for (int j = 1; j < 10; ++j) outs.push_back(ex(chunk * j / 10));
-            const auto r = ode::integrate<I>(ncf_field, ncf_params, u, ex(chunk), outs, o2, bits);
-            if (!r.ok()) {
-                fail = std::string("NCF tube stopped at t = ") + fmt(t) + ": " + ode::to_string(r.status) + ": " + r.reason;
-                break;
-            }
-            for (const auto& s : r.outputs) {
-                const I c = cos_to_wstar(s.box);
-                cosplot.add_point("w*^T phi/|phi|", t + mid(s.time), c);
-                if (t_in < 0 && certainly_less(cgam, c)) {
-                    t_in = t + mid(s.time);
-                    cos_in = c;
-                }
-            }
-            t += chunk;
-            u = r.final_box;
-            cos_last = cos_to_wstar(u);
-            cosplot.add_point("w*^T phi/|phi|", t, cos_last);
-            if (t_in < 0 && certainly_less(cgam, cos_last)) {
-                t_in = t;
-                cos_in = cos_last;
-            }
-            if (t_in < 0 && width(cos_last) > 1) {
-                fail = "the enclosure of w*^T phi/|phi| became wider than 1 at t = " + fmt(t) +
-                       " (the tube grows along directions the cosine does not see)";
-                break;
-            }
-        }
+        // The certified NCF tube from w0 in chunks of 0.5 until its direction is certainly in the cap (theorem4_limit_path.hpp).
+        const CosineCapEntry<I> entry = ncf_cosine_enters_cap<I>(ncf_field, ncf_params, w0, kkt.u, cgam, horizon, opt, bits);
+        for (const auto& [tt, c] : entry.trace) cosplot.add_point("w*^T phi/|phi|", tt, c);
+        const double t = entry.t, t_in = entry.t_in;
+        const I &cos_in = entry.cos_in, &cos_last = entry.cos_last;
+        const std::string& fail = entry.fail;
         cosplot.add_line("1 - gamma", {0.0, std::max(t, 0.5)}, {mid(cgam), mid(cgam)});
         if (t_in >= 0)
             rep.step(ENTER, "[KH2025, Def. 2, Lemmas 23-24]")
@@ -339,7 +283,7 @@ void run_typed(cert::Context& ctx) {
     for (int j = 0; j < P; ++j)
         if (mag(kkt.u(j)) > mag(kkt.u(kstar))) kstar = j;
     const int sign = mid(kkt.u(kstar)) > 0 ? 1 : -1;
-    std::optional<kh4::LogisticLimitPath<I>> path;
+    std::optional<proofs::kh::LogisticLimitPath<I>> path;
     std::vector<I> wbar(static_cast<std::size_t>(P), c0 - c0);
     I mubar;
     std::string why;
@@ -360,7 +304,7 @@ void run_typed(cert::Context& ctx) {
         }
         if (!unit) in.fail("inputs", "limit_path = weighted_squares needs the inputs x_i = unit vectors e_k in some order (written 1 / 0)");
         const I Q = constant_like(one, arch.signs[static_cast<std::size_t>(kstar)]) * yi(sample_of[static_cast<std::size_t>(kstar)]);
-        path = kh4::weighted_squares_limit_path<I>(P, kstar, sign, Q, c_loss);
+        path = proofs::kh::weighted_squares_limit_path<I>(P, kstar, sign, Q, c_loss);
         wbar[static_cast<std::size_t>(kstar)] = constant_like(one, sign);
         mubar = constant_like(one, 2) * c_loss * Q;  // lambda* = N* = 2cQ
         why = "w* = " + std::to_string(sign) + " e_" + std::to_string(kstar + 1) + ", Q = s_k y_k = " + to_string(Q, 10) +
@@ -378,7 +322,7 @@ void run_typed(cert::Context& ctx) {
         const I S = constant_like(one, 2) * c_loss * Sg(k, k);
         if (!certainly_positive(b) || !certainly_positive(S))
             in.fail("limit_path", "diagonal closed form needs b_k* > 0 and (X X^T)_k*k* > 0");
-        path = kh4::diagonal_limit_path<I>(d, k, sign, b, S);
+        path = proofs::kh::diagonal_limit_path<I>(d, k, sign, b, S);
         const I r2 = sqrt(constant_like(one, 2)) / constant_like(one, 2);
         wbar[static_cast<std::size_t>(k)] = sign > 0 ? r2 : -r2;
         wbar[static_cast<std::size_t>(d + k)] = sign > 0 ? r2 : -r2;
@@ -425,7 +369,7 @@ void run_typed(cert::Context& ctx) {
         const I shift = s0 - log(delta) / twoN;
         std::vector<I> x0;
         for (const I& w : w0) x0.push_back(delta * w);
-        const auto wd = kh4::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
+        const auto wd = proofs::kh::certified_window_distance<I>(loss_field, loss_params, x0, *path, shift, Ttilde, grid, opt, bits);
         const double secs = point_clock.seconds();
         nlohmann::json r = {{"ok", wd.ok}, {"reason", wd.reason}, {"tau_start", xd(wd.tau_start)},
                             {"duration", xd(wd.duration)}, {"steps_before", wd.steps_before},

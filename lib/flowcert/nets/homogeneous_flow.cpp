@@ -166,4 +166,56 @@ template std::vector<IntervalD> homogeneous_flow_parameters<IntervalD>(const Mat
 template std::vector<IntervalMp> homogeneous_flow_parameters<IntervalMp>(const Mat<IntervalMp>&,
                                                                          const Vec<IntervalMp>&);
 
+// Logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, Assumption 2 names it; no formula in the paper]:
+//   w' = -grad L = sum_i g_i grad_w H(x_i; w),  g_i = y_i / (1 + exp(y_i H_i)),  ytilde = -l'(0, y) = y/2,
+// with grad H for weighted squares (dH/dw_k = 2 s_k w_k x_k) and diagonal nets (dH/du^(f)_k = prod_{g != f} u^(g)_k x_k).
+// Parameters as homogeneous_flow_parameters: x(k, i) at i*d + k, then y_i.
+taylor::VectorField logistic_loss_flow_field(const HomogeneousArchitecture& arch, int n) {
+    const int d = arch.input_dim, P = arch.parameter_count();
+    const bool diag = arch.kind == ModelKind::diagonal;
+    const int D = diag ? arch.depth : 1;
+    std::vector<std::string> vars, pars;
+    for (int j = 0; j < P; ++j) vars.push_back(arch.parameter_name(j));
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < d; ++k) pars.push_back("x_" + std::to_string(k) + "_" + std::to_string(i));
+    for (int i = 0; i < n; ++i) pars.push_back("y_" + std::to_string(i));
+    taylor::VectorField f(vars, pars);
+    auto x = [&](int k, int i) { return f.par(i * d + k); };
+    auto u = [&](int fct, int k) { return f.var(fct * d + k); };
+    auto beta = [&](int k) {  // the coefficient of x_k in H
+        if (!diag) return arch.signs[k] * sqr(f.var(k));
+        taylor::Expr p = u(0, k);
+        for (int g = 1; g < D; ++g) p = p * u(g, k);
+        return p;
+    };
+    std::vector<taylor::Expr> g;
+    for (int i = 0; i < n; ++i) {
+        taylor::Expr H = beta(0) * x(0, i);
+        for (int k = 1; k < d; ++k) H = H + beta(k) * x(k, i);
+        const taylor::Expr y = f.par(n * d + i);
+        g.push_back(y / (1 + exp(y * H)));
+    }
+    std::vector<taylor::Expr> sk;  // sum_i g_i x_ki
+    for (int k = 0; k < d; ++k) {
+        taylor::Expr t = g[0] * x(k, 0);
+        for (int i = 1; i < n; ++i) t = t + g[i] * x(k, i);
+        sk.push_back(t);
+    }
+    std::vector<taylor::Expr> rhs;
+    for (int fct = 0; fct < D; ++fct)
+        for (int k = 0; k < d; ++k) {
+            if (!diag) {
+                rhs.push_back((2 * arch.signs[k]) * (f.var(k) * sk[k]));
+                continue;
+            }
+            const int first = fct == 0 ? 1 : 0;
+            taylor::Expr p = u(first, k);
+            for (int h = first + 1; h < D; ++h)
+                if (h != fct) p = p * u(h, k);
+            rhs.push_back(p * sk[k]);
+        }
+    f.set_rhs(rhs);
+    return f;
+}
+
 }  // namespace flowcert::nets

@@ -28,6 +28,9 @@ namespace flowcert::nets {
 // w' = -grad L(w) for n samples (variables named after HomogeneousArchitecture::parameter_name).
 taylor::VectorField homogeneous_loss_flow_field(const HomogeneousArchitecture& arch, int n,
                                                 const SquareLossNormalization& norm);
+// w' = -grad L(w) for the logistic loss sum_i ln(1 + exp(-y_i H(x_i; w))), weighted squares and diagonal nets
+// (same variables and parameters as homogeneous_loss_flow_field).
+taylor::VectorField logistic_loss_flow_field(const HomogeneousArchitecture& arch, int n);
 // u' = grad N(u) = J(X; u)^T ytilde for n samples.
 taylor::VectorField ncf_flow_field(const HomogeneousArchitecture& arch, int n);
 

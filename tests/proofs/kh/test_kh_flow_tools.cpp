@@ -7,7 +7,8 @@
 #include <flowcert/proofs/kh/flow_tools.hpp>
 
 using namespace flowcert;
-using khtools::Ray;
+namespace pk = flowcert::proofs::kh;
+using pk::Ray;
 
 namespace {
 
@@ -87,7 +88,7 @@ TEST_CASE("the escape bracket of x' = x^2 from x(0) = 1 contains the exact cross
     f.set_rhs({sqr(f.var(0))});
     ode::Options o;
     const IntervalD r = IntervalD(4);
-    const auto e = khtools::refined_escape<IntervalD>(f, {}, {IntervalD(1)}, 0.9, r, o, 53, 2, 32);
+    const auto e = pk::refined_escape<IntervalD>(f, {}, {IntervalD(1)}, 0.9, r, o, 53, 2, 32);
     REQUIRE(e.ok);
     CHECK(e.lo <= 0.75);
     CHECK(0.75 <= e.hi);
@@ -103,7 +104,7 @@ TEST_CASE("the square-loss Hessian of Example 1 at the saddle (2, 0) encloses di
     const nets::HomogeneousModel<IntervalD> m(arch, X);
     nets::Vec<IntervalD> w(2);
     w << IntervalD(2), IntervalD(0);
-    const auto d = khtools::square_loss_derivatives<IntervalD>(m, w, y, nets::SquareLossNormalization::paper(), true);
+    const auto d = pk::square_loss_derivatives<IntervalD>(m, w, y, nets::SquareLossNormalization::paper(), true);
     REQUIRE(d.ok);
     CHECK(contains(d.value, 1.0));
     CHECK(contains(d.gradient(0), 0.0));

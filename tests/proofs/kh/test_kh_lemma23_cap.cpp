@@ -6,6 +6,7 @@
 
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/lemma23_cap.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/proofs/kh/stable_set.hpp>
 
 #include <cmath>
@@ -30,10 +31,10 @@ Instance certify(const HomogeneousArchitecture& arch, const Eigen::MatrixXd& X, 
     Ncf<IntervalD> ncf(HomogeneousModel<IntervalD>(arch, convert_matrix<IntervalD>(X, 53)),
                        ncf_weights<IntervalD>(convert_vector<IntervalD>(y, 53), norm));
     Ncf<double> ncf_d(HomogeneousModel<double>(arch, X), ncf_weights<double>(y, norm));
-    const auto cand = polish_kkt_point_nonrigorous(ncf_d, start, 20);
-    const auto ex = prove_kkt_point(ncf, cand.u, cand.mu);
+    const auto cand = pk::polish_kkt_point_nonrigorous(ncf_d, start, 20);
+    const auto ex = pk::prove_kkt_point(ncf, cand.u, cand.mu);
     REQUIRE(ex.status == ProofStatus::proven);
-    const auto ts = tangent_spectrum(ncf, ex.u);
+    const auto ts = pk::tangent_spectrum(ncf, ex.u);
     REQUIRE(ts.status == ProofStatus::proven);
     return {ncf, ncf_d, ex.u, ts.ncf_value, ts.lambda_min_tangent, ts.lambda_max_tangent, ts.delta_max};
 }
@@ -88,8 +89,8 @@ TEST_CASE("a 3-homogeneous square net: proven caps satisfy (28), (29), N > 0 at 
     const SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
     // the search finds the top KKT point (one active neuron)
     const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
-    KktSearchOptions opt;
-    const auto cands = find_kkt_points_nonrigorous(nd, opt);
+    pk::KktSearchOptions opt;
+    const auto cands = pk::find_kkt_points_nonrigorous(nd, opt);
     REQUIRE(!cands.empty());
     const Instance in = certify(arch, sd.X, sd.y, cands.front().u);
     const IntervalD Delta = IntervalD::exact(lower(in.delta_max));

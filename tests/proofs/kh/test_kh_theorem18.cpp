@@ -11,6 +11,7 @@
 #include "flowcert/nets/homogeneous_flow.hpp"
 
 using namespace flowcert;
+namespace pk = flowcert::proofs::kh;
 using namespace flowcert::nets;
 
 namespace {
@@ -36,15 +37,15 @@ TEST_CASE("a neuron's row and column together are proven zero-preserving for the
           "[kh18]") {
     const auto arch = HomogeneousArchitecture::feed_forward(3, {3}, HomActivation::square());
     const auto f = homogeneous_loss_flow_field(arch, 4, SquareLossNormalization::paper());
-    const auto units = kh18::lemma16_units(arch);
+    const auto units = pk::lemma16_units(arch);
     REQUIRE(units.size() == 3);
     for (const auto& u : units) {
         REQUIRE(u.size() == 4);  // W1[j, 0..2] and v[j]
-        CHECK(kh18::field_vanishes_on_subspace(f, u, u).proven);
+        CHECK(pk::field_vanishes_on_subspace(f, u, u).proven);
     }
     // and the NCF field
     const auto nf = ncf_flow_field(arch, 4);
-    CHECK(kh18::field_vanishes_on_subspace(nf, units[1], units[1]).proven);
+    CHECK(pk::field_vanishes_on_subspace(nf, units[1], units[1]).proven);
 }
 
 TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its field component is really nonzero",
@@ -52,7 +53,7 @@ TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its fiel
     const auto arch = HomogeneousArchitecture::feed_forward(2, {2}, HomActivation::square());
     const auto f = homogeneous_loss_flow_field(arch, 3, SquareLossNormalization::paper());
     const int v0 = arch.layer_offset(2);
-    const auto r = kh18::field_vanishes_on_subspace(f, {v0}, {v0});
+    const auto r = pk::field_vanishes_on_subspace(f, {v0}, {v0});
     CHECK_FALSE(r.proven);
     REQUIRE(r.not_proven == std::vector<int>{v0});
     // witness: v0 = 0, W1[0,:] != 0 gives v0' != 0
@@ -62,7 +63,7 @@ TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its fiel
     const auto fx = eval_field(f, x, p);
     CHECK(certainly_nonzero(fx[static_cast<std::size_t>(v0)]));
     // the incoming row alone IS invariant for z^2 (its gradient is linear in the row)
-    CHECK(kh18::field_vanishes_on_subspace(f, {0, 1}, {0, 1}).proven);
+    CHECK(pk::field_vanishes_on_subspace(f, {0, 1}, {0, 1}).proven);
 }
 
 TEST_CASE("whenever the analysis proves vanishing, the field components are exactly zero at random points of the subspace",
@@ -71,7 +72,7 @@ TEST_CASE("whenever the analysis proves vanishing, the field components are exac
     const auto arch = HomogeneousArchitecture::feed_forward(3, {3}, HomActivation::square());
     const int n = 4;
     const auto f = homogeneous_loss_flow_field(arch, n, SquareLossNormalization::paper());
-    const auto units = kh18::lemma16_units(arch);
+    const auto units = pk::lemma16_units(arch);
     for (int trial = 0; trial < 20; ++trial) {
         std::vector<double> x(static_cast<std::size_t>(arch.parameter_count())), p(static_cast<std::size_t>(4 * n));
         for (auto& v : x) v = dyadic(g);
@@ -88,13 +89,13 @@ TEST_CASE("the structural rules refuse functions that do not map 0 to 0", "[kh18
     auto a = f.var(0), b = f.var(1), c = f.par(0);
     f.set_rhs({exp(a) - 1 + a * b, cos(a) * b});
     // exp(0) - 1 is 0, but the rules do not know it: not proven (sufficient, not necessary)
-    CHECK_FALSE(kh18::field_vanishes_on_subspace(f, {0}, {0}).proven);
+    CHECK_FALSE(pk::field_vanishes_on_subspace(f, {0}, {0}).proven);
     taylor::VectorField g({"a", "b"}, {"c"});
     auto ga = g.var(0), gb = g.var(1), gc = g.par(0);
     g.set_rhs({ga + gc, sqr(ga) * gb});
-    CHECK_FALSE(kh18::field_vanishes_on_subspace(g, {0}, {0}).proven);  // a' = a + c: c is not known to be 0
-    CHECK(kh18::field_vanishes_on_subspace(g, {0}, {0}, {true}).proven);  // with c = 0 exactly it is
-    CHECK(kh18::field_vanishes_on_subspace(g, {0}, {1}).proven);          // b' = a^2 b
+    CHECK_FALSE(pk::field_vanishes_on_subspace(g, {0}, {0}).proven);  // a' = a + c: c is not known to be 0
+    CHECK(pk::field_vanishes_on_subspace(g, {0}, {0}, {true}).proven);  // with c = 0 exactly it is
+    CHECK(pk::field_vanishes_on_subspace(g, {0}, {1}).proven);          // b' = a^2 b
     (void)c;
     (void)b;
 }
@@ -105,9 +106,9 @@ TEST_CASE("the restricted field equals the full field with the zero set substitu
     const int n = 3;
     const auto f = homogeneous_loss_flow_field(arch, n, SquareLossNormalization::paper());
     const std::vector<int> z = {1, 4};  // u1[1], u2[1]
-    REQUIRE(kh18::is_union_of_units(kh18::lemma16_units(arch), z));
-    REQUIRE(kh18::field_vanishes_on_subspace(f, z, z).proven);
-    const auto rf = kh18::restrict_field(f, z);
+    REQUIRE(pk::is_union_of_units(pk::lemma16_units(arch), z));
+    REQUIRE(pk::field_vanishes_on_subspace(f, z, z).proven);
+    const auto rf = pk::restrict_field(f, z);
     REQUIRE(rf.dimension() == 4);
     for (int trial = 0; trial < 10; ++trial) {
         std::vector<double> x(6), p(static_cast<std::size_t>(4 * n));
@@ -126,17 +127,17 @@ TEST_CASE("the restricted field equals the full field with the zero set substitu
 
 TEST_CASE("a set is a union of Lemma 16 units only if it contains whole rows with their columns", "[kh18]") {
     const auto arch = HomogeneousArchitecture::feed_forward(2, {3}, HomActivation::square());
-    const auto units = kh18::lemma16_units(arch);  // {0,1,6}, {2,3,7}, {4,5,8}
-    CHECK(kh18::is_union_of_units(units, {0, 1, 6}));
-    CHECK(kh18::is_union_of_units(units, {8, 4, 5, 2, 3, 7}));
-    CHECK_FALSE(kh18::is_union_of_units(units, {6}));
-    CHECK_FALSE(kh18::is_union_of_units(units, {0, 1, 6, 7}));
-    CHECK_FALSE(kh18::is_union_of_units(units, {}));
+    const auto units = pk::lemma16_units(arch);  // {0,1,6}, {2,3,7}, {4,5,8}
+    CHECK(pk::is_union_of_units(units, {0, 1, 6}));
+    CHECK(pk::is_union_of_units(units, {8, 4, 5, 2, 3, 7}));
+    CHECK_FALSE(pk::is_union_of_units(units, {6}));
+    CHECK_FALSE(pk::is_union_of_units(units, {0, 1, 6, 7}));
+    CHECK_FALSE(pk::is_union_of_units(units, {}));
 }
 
 TEST_CASE("the log-log slope encloses the exponent of a power law", "[kh18]") {
     // q = 3 delta^0.25 exactly at delta = 1/16 and 1/256: q = 3/2 and 3/4, slope 0.25
-    const IntervalD s = kh18::loglog_slope(IntervalD::exact(1.5), IntervalD::exact(0.75), IntervalD::exact(1.0 / 16),
+    const IntervalD s = pk::loglog_slope(IntervalD::exact(1.5), IntervalD::exact(0.75), IntervalD::exact(1.0 / 16),
                                            IntervalD::exact(1.0 / 256));
     CHECK(contains(s, 0.25));
     CHECK(width(s) < 1e-14);

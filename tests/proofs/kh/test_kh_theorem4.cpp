@@ -21,6 +21,7 @@
 #include <flowcert/proofs/kh/theorem4_limit_path.hpp>
 
 using namespace flowcert;
+namespace pk = flowcert::proofs::kh;
 using R = boost::multiprecision::cpp_bin_float_50;
 
 namespace {
@@ -75,7 +76,7 @@ std::vector<R> diagonal_rhs(const std::vector<R>& w, const std::vector<std::vect
 }
 
 // Max over t in {-1, -0.5, 0, 0.5, 1} of |p_closed(t) - RK4 psi(t + ln(1/delta)/(2N), delta w*)|_inf.
-double max_path_error(const kh4::LogisticLimitPath<IntervalMp>& path,
+double max_path_error(const pk::LogisticLimitPath<IntervalMp>& path,
                       const std::function<std::vector<R>(const std::vector<R>&)>& f, const std::vector<R>& wstar,
                       const R& twoN, double steps_per_unit) {
     const R delta("1e-20");
@@ -101,7 +102,7 @@ TEST_CASE("the Example 1 limit path closed form matches a 50-digit RK4 integrati
     const std::vector<R> s = {1, 1}, y = {4, 1};
     const R c = 1;
     auto f = [&](const std::vector<R>& w) { return weighted_squares_rhs(w, s, y, c); };
-    const auto path = kh4::weighted_squares_limit_path<IntervalMp>(2, 0, 1, mp("4"), mp("1"));
+    const auto path = pk::weighted_squares_limit_path<IntervalMp>(2, 0, 1, mp("4"), mp("1"));
     // RK4 error: steps of 1/16384 at rates <= 32 give about (32 h)^4 T ~ 1e-11; the tolerance 1e-9 leaves a margin
     // of 100, and a closed form off by one part in 1e6 of B moves p by >= 1e-7 at t = 0 (teeth below).
     const double err = max_path_error(path, f, {1, 0}, 16, 16384);
@@ -124,7 +125,7 @@ TEST_CASE("the diagonal-net limit path closed form matches a 50-digit RK4 integr
     const std::vector<R> y = {R("1.5"), 1, R("0.5")};
     const R c = 1;
     auto f = [&](const std::vector<R>& w) { return diagonal_rhs(w, X, y, c); };
-    const auto path = kh4::diagonal_limit_path<IntervalMp>(3, 0, 1, mp("6"), mp("8"));
+    const auto path = pk::diagonal_limit_path<IntervalMp>(3, 0, 1, mp("6"), mp("8"));
     const R r2 = 1 / sqrt(R(2));
     const std::vector<R> wstar = {r2, 0, 0, r2, 0, 0};
     CHECK(max_path_error(path, f, wstar, 6, 4096) < 1e-9);
@@ -137,7 +138,7 @@ TEST_CASE("the difference field is (f(p), f(p + e) - f(p)) and the reversed fiel
     const auto arch = nets::HomogeneousArchitecture::diagonal(2, 2);
     const taylor::VectorField f = nets::homogeneous_loss_flow_field(arch, 2, nets::SquareLossNormalization::paper());
     const std::vector<IntervalMp> params = {mp("1"), mp("0.5"), mp("-0.25"), mp("2"), mp("3"), mp("-1")};
-    const taylor::VectorField g = kh4::difference_field(f), rv = kh4::reversed_field(f);
+    const taylor::VectorField g = pk::difference_field(f), rv = pk::reversed_field(f);
     taylor::TaylorEvaluator<IntervalMp> ef(f, params, kBits), eg(g, params, kBits), er(rv, params, kBits);
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<int> num(-900, 900);
@@ -169,12 +170,12 @@ TEST_CASE("the certified Example 1 window tubes contain the paper's closed-form 
     const auto arch = nets::HomogeneousArchitecture::example1();
     const taylor::VectorField f = nets::homogeneous_loss_flow_field(arch, 2, nets::SquareLossNormalization::paper());
     const std::vector<IntervalD> params = {IntervalD(1), IntervalD(0), IntervalD(0), IntervalD(1), IntervalD(4), IntervalD(1)};
-    const auto path = kh4::weighted_squares_limit_path<IntervalD>(2, 0, 1, IntervalD(4), IntervalD(1));
+    const auto path = pk::weighted_squares_limit_path<IntervalD>(2, 0, 1, IntervalD(4), IntervalD(1));
     for (const char* ds : {"1e-3", "1e-6"}) {
         const IntervalD delta = IntervalD::from_decimal(ds);
         const IntervalD w = sqrt(IntervalD(2)) / IntervalD(2);
         const IntervalD shift = log(sqrt(IntervalD(2)) / delta) / IntervalD(16);  // T1 = ln 2/32, b = 1
-        const auto wd = kh4::certified_window_distance<IntervalD>(f, params, {delta * w, delta * w}, path, shift,
+        const auto wd = pk::certified_window_distance<IntervalD>(f, params, {delta * w, delta * w}, path, shift,
                                                                   IntervalD(1), 100, ode::Options{}, 53);
         REQUIRE(wd.ok);
         // paper's closed forms at 200 bits: psi(tau, delta w0) = (2 delta/sqrt(delta^2 + (8 - delta^2) e^{-32 tau}),

@@ -29,12 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace khtools {
-
-using flowcert::Interval;
-using flowcert::IntervalTraits;
-template <class T> using Vec = flowcert::nets::Vec<T>;
-template <class T> using Mat = flowcert::nets::Mat<T>;
+namespace flowcert::proofs::kh {
 
 template <Interval I> I cst(long long k, long bits) { return IntervalTraits<I>::from_integer(k, bits); }
 
@@ -44,7 +39,7 @@ template <Interval I> I norm2_sq(const std::vector<I>& v) {
     return s;
 }
 template <Interval I> I norm2(const std::vector<I>& v) { return sqrt(norm2_sq(v)); }
-template <Interval I> std::vector<I> to_std(const Vec<I>& v) { return std::vector<I>(v.data(), v.data() + v.size()); }
+template <Interval I> std::vector<I> to_std(const nets::Vec<I>& v) { return std::vector<I>(v.data(), v.data() + v.size()); }
 
 // ---- square loss ---------------------------------------------------------------------------------------
 template <Interval I>
@@ -52,31 +47,31 @@ struct LossDerivatives {
     bool ok = false;
     std::string reason = "not evaluated";
     I value;
-    Vec<I> gradient;
-    Mat<I> hessian;
+    nets::Vec<I> gradient;
+    nets::Mat<I> hessian;
 };
 
 // [KH2025, eq. (1)-(2)] with c from the normalization; Hessian = 2c (J^T J + sum_i r_i Hess H_i).
 template <Interval I>
-LossDerivatives<I> square_loss_derivatives(const flowcert::nets::HomogeneousModel<I>& model, const Vec<I>& w,
-                                           const Vec<I>& y, const flowcert::nets::SquareLossNormalization& norm,
+LossDerivatives<I> square_loss_derivatives(const nets::HomogeneousModel<I>& model, const nets::Vec<I>& w,
+                                           const nets::Vec<I>& y, const nets::SquareLossNormalization& norm,
                                            bool with_hessian) {
     LossDerivatives<I> out;
     const auto H = model.outputs(w);
-    if (H.status != flowcert::nets::EvalStatus::ok) {
+    if (H.status != nets::EvalStatus::ok) {
         out.reason = H.reason;
         return out;
     }
     const int n = model.sample_count(), P = model.parameter_count();
-    const I c = flowcert::nets::loss_scale<I>(norm, n, y(0));
-    Vec<I> r = H.outputs - y;
+    const I c = nets::loss_scale<I>(norm, n, y(0));
+    nets::Vec<I> r = H.outputs - y;
     I v = sqr(r(0));
     for (int i = 1; i < n; ++i) v += sqr(r(i));
     out.value = c * v;
-    const Vec<I> wr = (c + c) * r;
+    const nets::Vec<I> wr = (c + c) * r;
     if (!with_hessian) {
         const auto g = model.weighted_gradient(w, wr);
-        if (g.status != flowcert::nets::EvalStatus::ok) {
+        if (g.status != nets::EvalStatus::ok) {
             out.reason = g.reason;
             return out;
         }
@@ -86,7 +81,7 @@ LossDerivatives<I> square_loss_derivatives(const flowcert::nets::HomogeneousMode
         return out;
     }
     const auto h = model.weighted_hessian(w, wr);
-    if (h.status != flowcert::nets::EvalStatus::ok) {
+    if (h.status != nets::EvalStatus::ok) {
         out.reason = h.reason;
         return out;
     }
@@ -94,10 +89,10 @@ LossDerivatives<I> square_loss_derivatives(const flowcert::nets::HomogeneousMode
     out.hessian = h.hessian;
     const I zero = y(0) - y(0) + cst<I>(0, flowcert::precision(y(0)));
     for (int i = 0; i < n; ++i) {
-        Vec<I> e = Vec<I>::Constant(n, zero);
+        nets::Vec<I> e = nets::Vec<I>::Constant(n, zero);
         e(i) = cst<I>(1, flowcert::precision(y(0)));
         const auto gi = model.weighted_gradient(w, e);
-        if (gi.status != flowcert::nets::EvalStatus::ok) {
+        if (gi.status != nets::EvalStatus::ok) {
             out.reason = gi.reason;
             return out;
         }
@@ -108,6 +103,13 @@ LossDerivatives<I> square_loss_derivatives(const flowcert::nets::HomogeneousMode
     out.reason = "ok";
     return out;
 }
+
+// A single-block KKT point w* (its support is one coordinate of weighted squares or one block u^(1..D)_k of a
+// diagonal net), the setting of the ray: theorem10_escape.hpp, first_saddle.hpp decide it.
+struct OneBlockSupport {
+    bool proven = false;
+    int kstar = -1;  // the coordinate / block (when proven)
+};
 
 // ---- the ray ODE rho' = L rho^{L-1}(N - S rho^L) and its limiting path ----------------------------------
 template <Interval I>
@@ -188,6 +190,23 @@ struct Ray {
     }
 };
 
+// The ray of a single-block KKT point w* with N(w*) = Nstar (header comment): S = 2c ||H(X; w*)||^2, c the loss
+// scale of `norm` on n samples.
+template <Interval I>
+Ray<I> ray_of(const nets::HomogeneousModel<I>& model, const linalg::IVector<I>& wstar, const I& Nstar,
+              const nets::SquareLossNormalization& norm, int n, int L) {
+    nets::Vec<I> wv(wstar.size());
+    for (Eigen::Index j = 0; j < wv.size(); ++j) wv(j) = wstar(j);
+    const auto h = model.outputs(wv);
+    I h2 = I(0);
+    for (int i = 0; i < n; ++i) h2 += sqr(h.outputs(i));
+    Ray<I> ray;
+    ray.L = L;
+    ray.N = Nstar;
+    ray.S = I(2) * nets::loss_scale<I>(norm, n, I(1)) * h2;
+    return ray;
+}
+
 // ---- escape brackets --------------------------------------------------------------------------------------
 struct EscapeBracket {
     bool ok = false;
@@ -198,7 +217,7 @@ struct EscapeBracket {
 // T_esc = inf{t >= 0 : ||x(t)|| >= r}. Lower bound: every tube piece before it has ||box|| < r certainly (the
 // pieces cover [0, t] without gaps). Upper bound: the first piece or output snapshot certainly at or beyond r.
 template <Interval I>
-EscapeBracket escape_bracket(const flowcert::ode::Result<I>& run, const I& r) {
+EscapeBracket escape_bracket(const ode::Result<I>& run, const I& r) {
     EscapeBracket e;
     const I r2 = sqr(r);
     bool have_lo = false;
@@ -233,15 +252,15 @@ EscapeBracket escape_bracket(const flowcert::ode::Result<I>& run, const I& r) {
 // Runs x' = f from x0 to t_end with tubes and outputs; then refines the escape bracket `rounds` times by
 // re-running with `per_round` output times inside the current bracket (steps are cut there).
 template <Interval I>
-EscapeBracket refined_escape(const flowcert::taylor::VectorField& field, const std::vector<I>& params,
-                             const std::vector<I>& x0, double t_end, const I& r, const flowcert::ode::Options& opt0,
+EscapeBracket refined_escape(const taylor::VectorField& field, const std::vector<I>& params,
+                             const std::vector<I>& x0, double t_end, const I& r, const ode::Options& opt0,
                              long bits, int rounds, int per_round, std::string* why = nullptr) {
-    flowcert::ode::Options opt = opt0;
+    ode::Options opt = opt0;
     opt.record_tubes = true;
-    auto run = flowcert::ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(t_end, bits), {}, opt, bits);
+    auto run = ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(t_end, bits), {}, opt, bits);
     EscapeBracket e = escape_bracket(run, r);
     if (!run.ok() && !e.ok) {
-        if (why) *why = std::string("integration: ") + flowcert::ode::to_string(run.status) + ": " + run.reason;
+        if (why) *why = std::string("integration: ") + ode::to_string(run.status) + ": " + run.reason;
         e.reason = "integration failed before the escape: " + run.reason;
         return e;
     }
@@ -253,7 +272,7 @@ EscapeBracket refined_escape(const flowcert::taylor::VectorField& field, const s
             if (t > 0 && t < t_end && (outs.empty() || t > flowcert::upper(outs.back())))
                 outs.push_back(IntervalTraits<I>::exact(t, bits));
         }
-        auto run2 = flowcert::ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(b, bits), outs, opt, bits);
+        auto run2 = ode::integrate<I>(field, params, x0, IntervalTraits<I>::exact(b, bits), outs, opt, bits);
         const EscapeBracket e2 = escape_bracket(run2, r);
         if (!e2.ok) break;
         e.lo = std::max(e.lo, e2.lo);
@@ -264,7 +283,7 @@ EscapeBracket refined_escape(const flowcert::taylor::VectorField& field, const s
 
 // sup-norm-2 of the Jacobian Df over a box (Frobenius bound), via Taylor-mode C^1 coefficients at order 1.
 template <Interval I>
-double jacobian_norm_upper(flowcert::taylor::TaylorEvaluator<I>& ev, const std::vector<I>& box) {
+double jacobian_norm_upper(taylor::TaylorEvaluator<I>& ev, const std::vector<I>& box) {
     const auto res = ev.compute_c1(std::span<const I>(box.data(), box.size()), 1);
     if (!res.ok()) return std::numeric_limits<double>::infinity();
     const int n = ev.dimension();
@@ -275,4 +294,4 @@ double jacobian_norm_upper(flowcert::taylor::TaylorEvaluator<I>& ev, const std::
     return flowcert::upper(sqrt(s));
 }
 
-}  // namespace khtools
+}  // namespace flowcert::proofs::kh

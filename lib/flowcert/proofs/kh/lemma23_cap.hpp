@@ -43,7 +43,7 @@ struct CapCertificate {
 };
 
 // `wstar`: a box containing the KKT point w* (|w*| = 1 exactly); `Nstar` encloses N(w*); `lambda_max_tangent`
-// and `lambda_min_tangent` enclose lambda_max / lambda_min of Q^T Hess N(w*) Q (nets::tangent_spectrum); Delta in (0, Delta_max]; gamma in (0, 1).
+// and `lambda_min_tangent` enclose lambda_max / lambda_min of Q^T Hess N(w*) Q (tangent_spectrum, ncf_kkt.hpp); Delta in (0, Delta_max]; gamma in (0, 1).
 // Proven when (28), (29) and N > 0 hold on the whole cap; not proven otherwise (a sufficient condition: a
 // smaller gamma or more pieces may succeed).
 template <Interval I>

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace kh18 {
+namespace flowcert::proofs::kh {
 
 struct VanishingResult {
     bool proven = false;                  // every requested component vanishes on {x_z = 0}
@@ -40,11 +40,11 @@ struct VanishingResult {
 
 // `zero_vars`: the subspace {x_j = 0, j in zero_vars}; `components`: the f_j to examine;
 // `zero_params[k]`: parameter k is exactly 0 (may be empty: no parameter is known to be 0).
-inline VanishingResult field_vanishes_on_subspace(const flowcert::taylor::VectorField& f,
+inline VanishingResult field_vanishes_on_subspace(const taylor::VectorField& f,
                                                   const std::vector<int>& zero_vars,
                                                   const std::vector<int>& components,
                                                   const std::vector<bool>& zero_params = {}) {
-    using flowcert::taylor::Op;
+    using taylor::Op;
     VanishingResult r;
     if (!f.complete()) {
         r.reason = "the field has no right-hand side";
@@ -62,7 +62,7 @@ inline VanishingResult field_vanishes_on_subspace(const flowcert::taylor::Vector
     std::vector<bool> zero_const(f.constants().size(), false);
     for (std::size_t c = 0; c < f.constants().size(); ++c) {
         try {
-            const flowcert::IntervalD v = flowcert::IntervalD::from_decimal(f.constants()[c]);
+            const IntervalD v = IntervalD::from_decimal(f.constants()[c]);
             zero_const[c] = lower(v) == 0.0 && upper(v) == 0.0;
         } catch (...) {
             zero_const[c] = false;  // rational or unparsable text: not known to be 0
@@ -117,8 +117,8 @@ inline VanishingResult field_vanishes_on_subspace(const flowcert::taylor::Vector
 }
 
 // The zero-preserving units of an architecture (parameter indices), see the header comment.
-inline std::vector<std::vector<int>> lemma16_units(const flowcert::nets::HomogeneousArchitecture& arch) {
-    using flowcert::nets::ModelKind;
+inline std::vector<std::vector<int>> lemma16_units(const nets::HomogeneousArchitecture& arch) {
+    using nets::ModelKind;
     std::vector<std::vector<int>> units;
     if (arch.kind == ModelKind::feed_forward) {
         const int K = static_cast<int>(arch.hidden.size());
@@ -167,9 +167,9 @@ inline bool is_union_of_units(const std::vector<std::vector<int>>& units, std::v
 // constant 0. When field_vanishes_on_subspace(f, z, z) is proven, a solution x_S(t) of the restriction,
 // padded with x_z = 0, solves the full system; by uniqueness it IS the full solution from (x_S(0), 0),
 // so an enclosure of x_S padded with exact zeros encloses the full flow (the proof of Lemma 16).
-inline flowcert::taylor::VectorField restrict_field(const flowcert::taylor::VectorField& f, const std::vector<int>& z) {
-    using flowcert::taylor::Expr;
-    using flowcert::taylor::Op;
+inline taylor::VectorField restrict_field(const taylor::VectorField& f, const std::vector<int>& z) {
+    using taylor::Expr;
+    using taylor::Op;
     std::vector<bool> in_z(static_cast<std::size_t>(f.dimension()), false);
     for (int j : z) in_z[static_cast<std::size_t>(j)] = true;
     std::vector<std::string> vars;
@@ -179,7 +179,7 @@ inline flowcert::taylor::VectorField restrict_field(const flowcert::taylor::Vect
             new_index[static_cast<std::size_t>(j)] = static_cast<int>(vars.size());
             vars.push_back(f.variables()[static_cast<std::size_t>(j)]);
         }
-    flowcert::taylor::VectorField g(vars, f.parameters());
+    taylor::VectorField g(vars, f.parameters());
     std::vector<Expr> map;
     map.reserve(f.nodes().size());
     for (const auto& nd : f.nodes()) {
@@ -207,9 +207,9 @@ inline flowcert::taylor::VectorField restrict_field(const flowcert::taylor::Vect
 }
 
 // Certified slope (ln q_a - ln q_b) / (ln d_a - ln d_b) for enclosures q_a, q_b > 0 and exact d_a != d_b.
-template <flowcert::Interval I>
+template <Interval I>
 I loglog_slope(const I& q_a, const I& q_b, const I& d_a, const I& d_b) {
     return (log(q_a) - log(q_b)) / (log(d_a) - log(d_b));
 }
 
-}  // namespace kh18
+}  // namespace flowcert::proofs::kh

@@ -16,14 +16,20 @@
 
 #include <flowcert/interval.hpp>
 #include <flowcert/ode.hpp>
+#include <flowcert/linalg.hpp>
+#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/proofs/kh/format.hpp>
 #include <flowcert/taylor.hpp>
+
+#include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
-namespace flowcert::kh4 {
+namespace flowcert::proofs::kh {
 
 // ---- vector-field transformations ----------------------------------------------------------------
 
@@ -240,4 +246,90 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
     return out;
 }
 
-}  // namespace flowcert::kh4
+
+// ---- the stable set: the NCF tube from w0 enters the Lemma 23/24 cap ------------------------------------------
+// The certified tube of u' = grad N(u) from w0 in chunks of 0.5 (9 outputs each) until the cosine to w* is certainly
+// above 1 - gamma (`cap`) or t >= horizon; for L = 2 grad N is 1-homogeneous, so phi(t)/|phi(t)| in the cap gives,
+// by [KH2025, Lemma 24], w*^T w(t)/|w(t)| >= 1 - gamma e^{-Delta t} -> 1 (docs/kh.md#verifier-khtheorem4_limit_path).
+template <Interval I>
+struct CosineCapEntry {
+    double t = 0;       // flow time reached
+    double t_in = -1;   // first time the cosine is certainly above 1 - gamma (-1: not reached)
+    I cos_in, cos_last; // the cosine there, and at the end of the last chunk
+    std::string fail;   // why the tube stopped early (empty: reached or horizon)
+    std::vector<std::pair<double, I>> trace;  // (t, cosine enclosure) along the tube, for plots
+};
+template <Interval I>
+CosineCapEntry<I> ncf_cosine_enters_cap(const taylor::VectorField& ncf_field, const std::vector<I>& ncf_params,
+                                        const std::vector<I>& w0, const linalg::IVector<I>& wstar, const I& cgam,
+                                        double horizon, const ode::Options& options, long bits) {
+    const int P = static_cast<int>(w0.size());
+    const auto cos_to_wstar = [&](const std::vector<I>& u) {
+        I dot = wstar(0) * u[0];
+        for (int j = 1; j < P; ++j) dot += wstar(j) * u[static_cast<std::size_t>(j)];
+        I s = sqr(u.front());
+        for (std::size_t i = 1; i < u.size(); ++i) s += sqr(u[i]);
+        return dot / sqrt(s);
+    };
+    std::vector<I> u = w0;
+    CosineCapEntry<I> e;
+    double& t = e.t;
+    double& t_in = e.t_in;
+    I& cos_in = e.cos_in;
+    I& cos_last = e.cos_last;
+    cos_in = cos_to_wstar(u);
+    cos_last = cos_in;
+    e.trace.emplace_back(0.0, cos_in);
+    std::string& fail = e.fail;
+    if (certainly_less(cgam, cos_in)) t_in = 0;
+    const double chunk = 0.5;
+    ode::Options o2 = options;
+    while (t_in < 0 && t < horizon) {
+        std::vector<I> outs;
+        for (int j = 1; j < 10; ++j) outs.push_back(IntervalTraits<I>::exact(chunk * j / 10, bits));
+        const auto r = ode::integrate<I>(ncf_field, ncf_params, u, IntervalTraits<I>::exact(chunk, bits), outs, o2, bits);
+        if (!r.ok()) {
+            fail = std::string("NCF tube stopped at t = ") + detail::fmt(t) + ": " + ode::to_string(r.status) + ": " + r.reason;
+            break;
+        }
+        for (const auto& s : r.outputs) {
+            const I c = cos_to_wstar(s.box);
+            e.trace.emplace_back(t + mid(s.time), c);
+            if (t_in < 0 && certainly_less(cgam, c)) {
+                t_in = t + mid(s.time);
+                cos_in = c;
+            }
+        }
+        t += chunk;
+        u = r.final_box;
+        cos_last = cos_to_wstar(u);
+        e.trace.emplace_back(t, cos_last);
+        if (t_in < 0 && certainly_less(cgam, cos_last)) {
+            t_in = t;
+            cos_in = cos_last;
+        }
+        if (t_in < 0 && width(cos_last) > 1) {
+            fail = "the enclosure of w*^T phi/|phi| became wider than 1 at t = " + detail::fmt(t) +
+                   " (the tube grows along directions the cosine does not see)";
+            break;
+        }
+    }
+    return e;
+}
+
+// NON-RIGOROUS: the direction of the NCF flow u' = grad N(u) from u0 for large t, by the Euler map
+// u <- (u + h grad N(u)) / |.| with h = 1/(2 ||Hess N||_inf). For L = 2, grad N(u) = A u, and the Euler map
+// I + hA has the eigenvalues 1 + h lambda > 0 in the order of A's, so its iterates tend to the direction of
+// the top eigen-component present in u0: the same limit as the flow. Only a start for Newton.
+inline Eigen::VectorXd ncf_flow_direction_nonrigorous(const nets::Ncf<double>& ncf, Eigen::VectorXd u, int iterations) {
+    const Eigen::MatrixXd A = ncf.hessian(u).hessian;
+    const double h = 0.5 / std::max(1.0, A.cwiseAbs().rowwise().sum().maxCoeff());
+    u.normalize();
+    for (int k = 0; k < iterations; ++k) {
+        u = u + h * (A * u);
+        u.normalize();
+    }
+    return u;
+}
+
+}  // namespace flowcert::proofs::kh

@@ -1,4 +1,4 @@
-// flowcert/nets/ncf.hpp -- KKT points of the constrained NCF problem  max N(u) s.t. ||u||_2^2 = 1
+// flowcert/proofs/kh/ncf_kkt.hpp -- KKT points of the constrained NCF problem  max N(u) s.t. ||u||_2^2 = 1
 // [KH2025, eq. (4)], found non-rigorously and then certified with interval methods.
 //
 // Finding (NON-RIGOROUS, names say so): multistart projected gradient ascent on the sphere from seeded
@@ -29,15 +29,15 @@
 //  * lemma17_balance: ||W_l[j,:]||^2 - p ||W_{l+1}[:,j]||^2 over the box [KH2025, Lemma 17].
 #pragma once
 
+#include <flowcert/nets/homogeneous.hpp>
+
 #include <Eigen/Core>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "flowcert/nets/homogeneous.hpp"
-
-namespace flowcert::nets {
+namespace flowcert::proofs::kh {
 
 // ---- non-rigorous search ------------------------------------------------------------------------
 struct KktSearchOptions {
@@ -60,10 +60,10 @@ struct KktCandidateNonrigorous {
 };
 
 // Newton's method in double on F(u, mu) = 0 from u (normalized first); NON-RIGOROUS.
-KktCandidateNonrigorous polish_kkt_point_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u0,
+KktCandidateNonrigorous polish_kkt_point_nonrigorous(const nets::Ncf<double>& ncf, const Eigen::VectorXd& u0,
                                                      int newton_steps);
 // Multistart projected ascent + Newton; candidates sorted by N (descending), duplicates removed.
-std::vector<KktCandidateNonrigorous> find_kkt_points_nonrigorous(const Ncf<double>& ncf,
+std::vector<KktCandidateNonrigorous> find_kkt_points_nonrigorous(const nets::Ncf<double>& ncf,
                                                                  const KktSearchOptions& options);
 
 // ---- rigorous certification ----------------------------------------------------------------------
@@ -80,7 +80,7 @@ struct KktExistence {
     int iterations = 0;
 };
 template <Interval I>
-KktExistence<I> prove_kkt_point(const Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
+KktExistence<I> prove_kkt_point(const nets::Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
                                 const linalg::KrawczykOptions& options = {});
 
 template <Interval I>
@@ -93,7 +93,7 @@ struct TangentSpectrum {
     I delta_max;           // L N(u*) - lambda_max_tangent
     double shift = 0;      // the c of the argument above
 };
-template <Interval I> TangentSpectrum<I> tangent_spectrum(const Ncf<I>& ncf, const linalg::IVector<I>& u);
+template <Interval I> TangentSpectrum<I> tangent_spectrum(const nets::Ncf<I>& ncf, const linalg::IVector<I>& u);
 
 template <Interval I>
 struct HessianSpectrum {
@@ -101,7 +101,7 @@ struct HessianSpectrum {
     std::string reason = "not run";
     I lambda_min, lambda_max;  // over every symmetric member of Hess N(U)
 };
-template <Interval I> HessianSpectrum<I> hessian_spectrum(const Ncf<I>& ncf, const linalg::IVector<I>& u);
+template <Interval I> HessianSpectrum<I> hessian_spectrum(const nets::Ncf<I>& ncf, const linalg::IVector<I>& u);
 
 template <Interval I>
 struct EulerResiduals {
@@ -113,7 +113,7 @@ struct EulerResiduals {
     I multiplier_identity;  // 2 mu - L N(u)  (lambda* = L N(w*)/2)             [Lemma 20]
 };
 template <Interval I>
-EulerResiduals<I> euler_residuals(const Ncf<I>& ncf, const linalg::IVector<I>& u, const I& mu);
+EulerResiduals<I> euler_residuals(const nets::Ncf<I>& ncf, const linalg::IVector<I>& u, const I& mu);
 
 template <Interval I>
 struct ZeroPattern {
@@ -128,7 +128,7 @@ struct ZeroPattern {
 };
 // Z = { j : |u_approx_j| <= zero_tolerance * max_k |u_approx_k| }.
 template <Interval I>
-ZeroPattern<I> prove_zero_pattern(const Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
+ZeroPattern<I> prove_zero_pattern(const nets::Ncf<I>& ncf, const Eigen::VectorXd& u_approx, double mu_approx,
                                   double zero_tolerance, const linalg::IVector<I>& full_uniqueness_box,
                                   const linalg::KrawczykOptions& options = {});
 
@@ -141,20 +141,20 @@ struct BalanceEntry {
 };
 // Feed-forward nets only (empty otherwise).
 template <Interval I>
-std::vector<BalanceEntry<I>> lemma17_balance(const HomogeneousArchitecture& arch, const linalg::IVector<I>& u);
+std::vector<BalanceEntry<I>> lemma17_balance(const nets::HomogeneousArchitecture& arch, const linalg::IVector<I>& u);
 
-#define FLOWCERT_NETS_NCF_DECLARE(I, EXTERN)                                                                  \
-    EXTERN template KktExistence<I> prove_kkt_point<I>(const Ncf<I>&, const Eigen::VectorXd&, double,         \
+#define FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(I, EXTERN)                                                                  \
+    EXTERN template KktExistence<I> prove_kkt_point<I>(const nets::Ncf<I>&, const Eigen::VectorXd&, double,         \
                                                        const linalg::KrawczykOptions&);                       \
-    EXTERN template TangentSpectrum<I> tangent_spectrum<I>(const Ncf<I>&, const linalg::IVector<I>&);         \
-    EXTERN template HessianSpectrum<I> hessian_spectrum<I>(const Ncf<I>&, const linalg::IVector<I>&);         \
-    EXTERN template EulerResiduals<I> euler_residuals<I>(const Ncf<I>&, const linalg::IVector<I>&, const I&); \
-    EXTERN template ZeroPattern<I> prove_zero_pattern<I>(const Ncf<I>&, const Eigen::VectorXd&, double, double, \
+    EXTERN template TangentSpectrum<I> tangent_spectrum<I>(const nets::Ncf<I>&, const linalg::IVector<I>&);         \
+    EXTERN template HessianSpectrum<I> hessian_spectrum<I>(const nets::Ncf<I>&, const linalg::IVector<I>&);         \
+    EXTERN template EulerResiduals<I> euler_residuals<I>(const nets::Ncf<I>&, const linalg::IVector<I>&, const I&); \
+    EXTERN template ZeroPattern<I> prove_zero_pattern<I>(const nets::Ncf<I>&, const Eigen::VectorXd&, double, double, \
                                                          const linalg::IVector<I>&, const linalg::KrawczykOptions&); \
-    EXTERN template std::vector<BalanceEntry<I>> lemma17_balance<I>(const HomogeneousArchitecture&,          \
+    EXTERN template std::vector<BalanceEntry<I>> lemma17_balance<I>(const nets::HomogeneousArchitecture&,          \
                                                                     const linalg::IVector<I>&);
 
-FLOWCERT_NETS_NCF_DECLARE(IntervalD, extern)
-FLOWCERT_NETS_NCF_DECLARE(IntervalMp, extern)
+FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, extern)
+FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, extern)
 
-}  // namespace flowcert::nets
+}  // namespace flowcert::proofs::kh

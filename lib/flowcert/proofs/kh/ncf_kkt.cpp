@@ -1,5 +1,5 @@
-// KKT points of the constrained NCF problem [KH2025, eq. (4)]; see ncf.hpp for the arguments.
-#include "flowcert/nets/ncf.hpp"
+// KKT points of the constrained NCF problem [KH2025, eq. (4)]; see ncf_kkt.hpp for the arguments.
+#include "flowcert/proofs/kh/ncf_kkt.hpp"
 
 #include <Eigen/LU>
 
@@ -8,9 +8,11 @@
 #include <limits>
 #include <stdexcept>
 
-#include "flowcert/nets/random.hpp"
+#include <flowcert/nets/random.hpp>
 
-namespace flowcert::nets {
+namespace flowcert::proofs::kh {
+
+using namespace flowcert::nets;
 
 
 // ---- non-rigorous search --------------------------------------------------------------------------
@@ -410,7 +412,7 @@ std::vector<BalanceEntry<I>> lemma17_balance(const HomogeneousArchitecture& arch
     return out;
 }
 
-FLOWCERT_NETS_NCF_DECLARE(IntervalD, )
-FLOWCERT_NETS_NCF_DECLARE(IntervalMp, )
+FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, )
+FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, )
 
-}  // namespace flowcert::nets
+}  // namespace flowcert::proofs::kh

@@ -1,4 +1,4 @@
-// tests/proofs/square_net_fixture.hpp -- the seeded Figure-1 data (and reduced sizes) as SquareNetData, with the
+// tests/proofs/kh/square_net_fixture.hpp -- the seeded Figure-1 data (and reduced sizes) as SquareNetData, with the
 // mean loss of the authors' Figure-1 code (c = 1/n), and the project's seeded initial direction.
 #pragma once
 

@@ -1,14 +1,15 @@
-// Tests of the NCF KKT machinery (lib/flowcert/nets/ncf.hpp) against closed forms of [KH2025] and spec
+// Tests of the NCF KKT certification (lib/flowcert/proofs/kh/ncf_kkt.hpp) against closed forms of [KH2025] and spec
 // sections 4 and 9.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "flowcert/nets/ncf.hpp"
-#include "flowcert/nets/random.hpp"
+#include <flowcert/nets/random.hpp>
+#include <flowcert/proofs/kh.hpp>  // the whole kh proof wing: the umbrella compiles
 
 using namespace flowcert;
 using namespace flowcert::nets;
+using namespace flowcert::proofs::kh;
 namespace la = flowcert::linalg;
 
 namespace {

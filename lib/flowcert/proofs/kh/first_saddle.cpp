@@ -1,0 +1,213 @@
+// The proof steps of kh/first_saddle [KH2025, Cor. 5/6/11/12]; see first_saddle.hpp.
+#include "flowcert/proofs/kh/first_saddle.hpp"
+
+#include <flowcert/proofs/kh/format.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace flowcert::proofs::kh {
+
+namespace la = flowcert::linalg;
+using namespace flowcert::nets;
+
+using detail::fmt;
+
+OneBlockSupport single_block_support(const ZeroPattern<IntervalD>& zp, int P, int d, int block) {
+    bool one_block = zp.status == ProofStatus::proven && zp.inside_uniqueness_box &&
+                     static_cast<int>(zp.zero_indices.size()) == P - block;
+    int kstar = -1;
+    if (one_block) {
+        for (int j = 0; j < P; ++j)
+            if (std::find(zp.zero_indices.begin(), zp.zero_indices.end(), j) == zp.zero_indices.end()) {
+                kstar = j % d;
+                break;
+            }
+        for (int f = 0; f < block; ++f)
+            one_block = one_block && std::find(zp.zero_indices.begin(), zp.zero_indices.end(), f * d + kstar) ==
+                                         zp.zero_indices.end();
+    }
+    return {one_block, kstar};
+}
+
+ProofResult decoupled_stable_set(const nets::HomogeneousArchitecture& arch, const nets::Vec<IntervalD>& b,
+                                 const std::vector<std::string>& w0txt, const linalg::IVector<IntervalD>& wstar) {
+    const int d = arch.input_dim;
+    ProofResult out = ProofResult::not_proven("");
+    // The direction limit sign * e (coordinate or block k) is not w* when w* is exactly 0 there or of the other sign.
+    const auto certainly_other = [](const IntervalD& ws, const IntervalD& w0k) {
+        return (is_point(ws) && contains(ws, 0.0)) || (certainly_positive(ws) && certainly_negative(w0k)) ||
+               (certainly_negative(ws) && certainly_positive(w0k));
+    };
+    std::vector<IntervalD> w0;
+    for (const auto& t : w0txt) w0.push_back(IntervalD::from_decimal(t));
+    if (arch.kind == ModelKind::weighted_squares) {
+        std::vector<IntervalD> rate;
+        int best = -1;
+        for (int k = 0; k < d; ++k) {
+            rate.push_back(IntervalD(arch.signs[k]) * b(k));
+            if (!possibly_zero(w0[k]) && (best < 0 || mid(rate[k]) > mid(rate[best]))) best = k;
+        }
+        if (best < 0) {
+            out.reason = "w0 has no certainly nonzero entry";
+            return out;
+        }
+        for (int k = 0; k < d; ++k)
+            if (k != best && !(is_point(w0[k]) && contains(w0[k], 0.0)) && !certainly_less(rate[k], rate[best])) {
+                out.reason = "the NCF growth rate of coordinate " + std::to_string(k) + " is not certainly below that of " +
+                             std::to_string(best);
+                return out;
+            }
+        const std::string lim = "the NCF flow u_k(t) = u_k(0) exp(2 N(e_k) t) from w0 converges in direction to "
+                                "sign(w0_k) e_k with k = " + std::to_string(best) +
+                                " (the certainly largest rate among the nonzero entries of w0)";
+        if (certainly_other(wstar(best), w0[best])) return ProofResult::disproven(lim + ", which is not w*");
+        if (!certainly_nonzero(wstar(best)) || (mid(wstar(best)) > 0) != (mid(w0[best]) > 0))
+            return ProofResult::not_proven(lim + "; w* is not certainly that point");
+        return ProofResult::proven(lim + ": w*");
+    }
+    const int D = arch.depth;
+    if (D < 3) {
+        out.reason = "diagonal nets of depth 2: stable-set criterion not implemented here";
+        return out;
+    }
+    std::vector<IntervalD> T(d, IntervalD::entire());
+    std::vector<bool> blows(d, false);
+    for (int k = 0; k < d; ++k) {
+        for (int f = 1; f < D; ++f)
+            if (w0txt[f * d + k] != w0txt[k]) {
+                out.reason = "w0 is not balanced in block " + std::to_string(k) + " (criterion needs equal factors)";
+                return out;
+            }
+        const IntervalD a = w0[k];
+        if (is_point(a) && contains(a, 0.0)) continue;
+        const IntervalD dir = b(k) * pow(a, D - 1) * a;
+        if (certainly_positive(dir)) {
+            blows[k] = true;
+            T[k] = IntervalD(1) / (IntervalD(D - 2) * abs(b(k)) * pow(abs(a), D - 2));
+        } else if (!certainly_nonpositive(dir)) {
+            out.reason = "cannot decide whether block " + std::to_string(k) + " blows up";
+            return out;
+        }
+    }
+    int best = -1;
+    for (int k = 0; k < d; ++k)
+        if (blows[k] && (best < 0 || mid(T[k]) < mid(T[best]))) best = k;
+    if (best < 0) {
+        out.reason = "no block of w0 blows up under the NCF flow (phi(t, w0) -> 0 or stays bounded)";
+        return out;
+    }
+    for (int k = 0; k < d; ++k)
+        if (k != best && blows[k] && !certainly_less(T[best], T[k])) {
+            out.reason = "NCF blow-up times of blocks " + std::to_string(best) + " and " + std::to_string(k) +
+                         " are not certainly ordered: " + to_string(T[best], 8) + " vs " + to_string(T[k], 8);
+            return out;
+        }
+    const std::string lim = "block " + std::to_string(best) + " blows up first under the NCF flow, at " +
+                            to_string(T[best], 10) + ", so the direction converges to its balanced KKT point";
+    for (int f = 0; f < D; ++f)
+        if (certainly_other(wstar(f * d + best), w0[best])) return ProofResult::disproven(lim + ", which is not w*");
+    for (int f = 0; f < D; ++f)
+        if (!certainly_nonzero(wstar(f * d + best)) || (mid(wstar(f * d + best)) > 0) != (mid(w0[best]) > 0))
+            return ProofResult::not_proven(lim + "; w* is not certainly that point");
+    return ProofResult::proven(lim + ": w*");
+}
+
+LossStationaryPoint prove_loss_stationary_point(const HomogeneousModel<IntervalD>& model, const Vec<IntervalD>& y,
+                                                const SquareLossNormalization& norm,
+                                                const std::vector<IntervalD>& pstar, const la::IVector<IntervalD>& wstar) {
+    const int P = model.parameter_count();
+    la::VectorFunction<IntervalD> F = [&](const la::IVector<IntervalD>& w) {
+        const auto dv = square_loss_derivatives<IntervalD>(model, w, y, norm, false);
+        if (!dv.ok) throw std::runtime_error(dv.reason);
+        return la::IVector<IntervalD>(dv.gradient);
+    };
+    la::JacobianFunction<IntervalD> J = [&](const la::IVector<IntervalD>& w) {
+        const auto dv = square_loss_derivatives<IntervalD>(model, w, y, norm, true);
+        if (!dv.ok) throw std::runtime_error(dv.reason);
+        return la::IMatrix<IntervalD>(dv.hessian);
+    };
+    la::IVector<IntervalD> x0(P);
+    for (int j = 0; j < P; ++j) x0(j) = IntervalD::exact(mid(pstar[j]));
+    auto kr = la::krawczyk_around<IntervalD>(F, J, x0);
+    bool kok = kr.status == la::KrawczykStatus::unique_zero;
+    std::string kwhy = kr.reason + " (||I - R J||_inf <= " + fmt(kr.contraction_bound) + ")";
+    if (!kok) {
+        // Degenerate stationary points (L > 2: the Hessian vanishes on the zero blocks, which enter L only through
+        // products of >= 2 zeros): Krawczyk in the support S with w_Z fixed to exact 0, plus grad_Z L = [0, 0]
+        // exactly on the reduced box (as in prove_zero_pattern) => a stationary point with w_Z = 0 exists,
+        // unique among points with w_Z = 0 in the reduced box.
+        std::vector<int> S;
+        for (int j = 0; j < P; ++j)
+            if (certainly_nonzero(wstar(j))) S.push_back(j);
+        const int m = static_cast<int>(S.size());
+        auto embed = [&](const la::IVector<IntervalD>& ws) {
+            la::IVector<IntervalD> w(P);
+            for (int j = 0; j < P; ++j) w(j) = IntervalD(0);
+            for (int a = 0; a < m; ++a) w(S[a]) = ws(a);
+            return w;
+        };
+        la::VectorFunction<IntervalD> Fs = [&](const la::IVector<IntervalD>& ws) {
+            const la::IVector<IntervalD> g = F(embed(ws));
+            la::IVector<IntervalD> out(m);
+            for (int a = 0; a < m; ++a) out(a) = g(S[a]);
+            return out;
+        };
+        la::JacobianFunction<IntervalD> Js = [&](const la::IVector<IntervalD>& ws) {
+            const la::IMatrix<IntervalD> h = J(embed(ws));
+            la::IMatrix<IntervalD> out(m, m);
+            for (int a = 0; a < m; ++a)
+                for (int b = 0; b < m; ++b) out(a, b) = h(S[a], S[b]);
+            return out;
+        };
+        // Diagonal nets: L restricted to the block depends on the product beta only, so the stationary points of
+        // the block form a manifold {prod u = beta*}; the flow from the ray keeps the block balanced (the
+        // conservation laws u^(f)^2 - u^(0)^2 = const = 0 of diagonal nets), so the square system is
+        //   ( dL/du^(0),  u^(f)^2 - u^(0)^2 (f = 1..D-1) ) = 0.
+        // At its zero dL/du^(0) = g prod_{f>0} u^(f) = 0 with every u^(f) != 0 gives g = dL/dbeta = 0, hence
+        // every dL/du^(f) = g prod_{h != f} u^(h) = 0 too.
+        if (model.architecture().kind == ModelKind::diagonal) {
+            Fs = [&, Fs0 = Fs](const la::IVector<IntervalD>& ws) {
+                la::IVector<IntervalD> out = Fs0(ws);
+                for (int a = 1; a < m; ++a) out(a) = sqr(ws(a)) - sqr(ws(0));
+                return out;
+            };
+            Js = [&, Js0 = Js](const la::IVector<IntervalD>& ws) {
+                la::IMatrix<IntervalD> out = Js0(ws);
+                for (int a = 1; a < m; ++a)
+                    for (int b = 0; b < m; ++b)
+                        out(a, b) = b == a ? IntervalD(2) * ws(a) : b == 0 ? IntervalD(-2) * ws(0) : IntervalD(0);
+                return out;
+            };
+        }
+        la::IVector<IntervalD> xs(m);
+        for (int a = 0; a < m; ++a) xs(a) = x0(S[a]);
+        const auto kr2 = la::krawczyk_around<IntervalD>(Fs, Js, xs);
+        bool zero_off = kr2.status == la::KrawczykStatus::unique_zero;
+        if (zero_off) {
+            const la::IVector<IntervalD> g = F(embed(kr2.box));
+            for (int j = 0; j < P; ++j)
+                if (std::find(S.begin(), S.end(), j) == S.end())
+                    zero_off = zero_off && is_point(g(j)) && contains(g(j), 0.0);
+                else
+                    zero_off = zero_off && certainly_nonzero(kr2.box(std::find(S.begin(), S.end(), j) - S.begin()));
+        }
+        kwhy = "full-space Krawczyk: " + kwhy + "; reduced-space Krawczyk on the support (" + std::to_string(m) +
+               " of " + std::to_string(P) + " entries, the rest exact 0): " + kr2.reason +
+               (zero_off ? std::string(model.architecture().kind == ModelKind::diagonal
+                                           ? "; system (dL/du^(0), balance) on the block, every entry nonzero, so the "
+                                             "whole block gradient vanishes"
+                                           : "") +
+                             "; grad_Z L = [0, 0] exactly there, so a stationary point with w_Z = 0 exists and is "
+                           "unique among such (balanced) points in the box (degenerate: the Hessian vanishes on Z)"
+                         : "; grad_Z L not exactly 0");
+        kok = zero_off;
+        if (kok) {
+            kr.box = embed(kr2.box);
+            kr.uniqueness_box = embed(kr2.uniqueness_box);
+        }
+    }
+    return {kok, kwhy, kr};
+}
+
+}  // namespace flowcert::proofs::kh

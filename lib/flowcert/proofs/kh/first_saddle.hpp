@@ -1,0 +1,51 @@
+// flowcert/proofs/kh/first_saddle.hpp -- the proof steps of kh/first_saddle [KH2025, Cor. 5/6/11/12] on weighted
+// squares and diagonal nets beside the ray of flow_tools.hpp: the single-block support of w*, the stable set of the
+// decoupled NCF flow (closed form), and the stationary point p* = lim p(t) of the loss (Krawczyk, with the
+// reduced-space fallback for degenerate points). Arguments in docs/kh.md, "Verifier kh/first_saddle". IntervalD
+// only; nothing here knows a report.
+#pragma once
+
+#include <flowcert/interval.hpp>
+#include <flowcert/linalg.hpp>
+#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/proofs/kh/flow_tools.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
+
+#include <string>
+#include <vector>
+
+namespace flowcert::proofs::kh {
+
+// w* has one coordinate / one block [KH2025, Lemma 16; docs/kh.md#verifier-khfirst_saddle]: the certified zero
+// pattern is the certified KKT point (inside its uniqueness box) with exactly P - block zeros, none of them in the
+// block k* of its first nonzero entry (block = D for diagonal nets of depth D, 1 for weighted squares).
+OneBlockSupport single_block_support(const ZeroPattern<IntervalD>& zp, int P, int d, int block);
+
+// Stable set S(w*) [KH2025, Def. 2] for the decoupled NCF flows of the two families (closed form, [DERIVED]):
+//  weighted squares: u_k(t) = u_k(0) exp(2 n_k t), n_k = s_k (X ytilde)_k = N(e_k); u/||u|| -> sign(u_k*(0)) e_k*
+//    iff u_k*(0) != 0 and n_k* > n_j for every j != k* with u_j(0) != 0.
+//  diagonal (depth D >= 3) with balanced blocks u^(f)_k(0) = a_k for all f: a' = b_k a^{D-1}, b = X ytilde; block k
+//    blows up iff b_k a_k^{D-1} a_k > 0 (it moves away from 0), at T_k = 1 / ((D-2) |b_k| |a_k|^{D-2}); the direction
+//    converges to sign(a_k*) (1,..,1)/sqrt(D) on block k* iff k* blows up first (T_k* < T_j certainly).
+// Proven: phi(t, w0)/||phi|| -> w*; disproven: it converges to another point (a rigorous witness that w0 is not
+// in S(w*)); not proven otherwise. `wstar` has exact zeros off its support (the certified zero pattern).
+// `b` = X ytilde; `w0txt` the exact decimal entries of w0 (a block is balanced when its entries are the same text).
+ProofResult decoupled_stable_set(const nets::HomogeneousArchitecture& arch, const nets::Vec<IntervalD>& b,
+                                 const std::vector<std::string>& w0txt, const linalg::IVector<IntervalD>& wstar);
+
+// p* = lim p(t) = rho* w* is a stationary point of the square loss [KH2025, Cor. 5/11]: Krawczyk on grad L = 0
+// around the midpoint of `pstar`; when that fails (degenerate points, L > 2: the Hessian vanishes on the zero
+// blocks), Krawczyk in the support S of w* with w_Z fixed to exact 0 plus grad_Z L = [0, 0] exactly on the reduced
+// box (as prove_zero_pattern); for diagonal nets the square system (dL/du^(0), u^(f)^2 - u^(0)^2) on the block
+// (the conservation laws keep the flow from the ray balanced). `kr` holds the box and the uniqueness box (full
+// size) when `ok`; `reason` says which argument was used.
+struct LossStationaryPoint {
+    bool ok = false;
+    std::string reason;
+    linalg::KrawczykResult<IntervalD> kr;
+};
+LossStationaryPoint prove_loss_stationary_point(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                                                const nets::SquareLossNormalization& norm,
+                                                const std::vector<IntervalD>& pstar, const linalg::IVector<IntervalD>& wstar);
+
+}  // namespace flowcert::proofs::kh

@@ -1,0 +1,142 @@
+// The proof steps of kh/theorem10_escape [KH2025, Thm 10, Lemma 25]; see theorem10_escape.hpp.
+#include "flowcert/proofs/kh/theorem10_escape.hpp"
+
+#include <flowcert/proofs/kh/flow_tools.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace flowcert::proofs::kh {
+
+OneBlockSupport one_block_support(const ZeroPattern<IntervalD>& zp, int d, int D) {
+    const int P = d * D;
+    OneBlockSupport s;
+    bool one_block = zp.status == ProofStatus::proven && zp.inside_uniqueness_box &&
+                     static_cast<int>(zp.zero_indices.size()) == P - D;
+    if (one_block) {
+        for (int k = 0; k < d && s.kstar < 0; ++k)
+            if (certainly_nonzero(zp.u(k))) s.kstar = k;
+        for (int f = 0; f < D && s.kstar >= 0; ++f) one_block = one_block && certainly_nonzero(zp.u(f * d + s.kstar));
+        one_block = one_block && s.kstar >= 0;
+    }
+    s.proven = one_block;
+    return s;
+}
+
+ode::Result<IntervalD> ncf_tube_to_radius(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                                          const std::vector<IntervalD>& w0, const IntervalD& R, double horizon,
+                                          const ode::Options& opt) {
+    ode::Result<IntervalD> nr;
+    for (int tries = 0; tries < 60; ++tries) {
+        nr = ode::integrate<IntervalD>(field, params, w0, IntervalD::exact(horizon), {}, opt, 53);
+        if (!nr.final_box.empty() && certainly_less_equal(R, norm2(nr.final_box))) break;
+        if (!nr.ok()) break;
+        horizon *= 1.5;
+    }
+    // If the run ended on a failure near blow-up, the set at nr.time is still a valid enclosure; bisect the horizon
+    // down so that the run ends successfully (a clean state at a known time).
+    if (!nr.ok() && !nr.final_box.empty()) {
+        double lo = 0, hi = mid(nr.time);
+        for (int k = 0; k < 40; ++k) {
+            const double m = lo + (hi - lo) / 2;
+            auto r2 = ode::integrate<IntervalD>(field, params, w0, IntervalD::exact(m), {}, opt, 53);
+            if (r2.ok() && certainly_less_equal(R, norm2(r2.final_box))) {
+                nr = r2;
+                break;
+            }
+            if (r2.ok()) lo = m; else hi = m;
+            nr = r2;
+        }
+    }
+    return nr;
+}
+
+ProofResult ncf_tube_reaches(const ode::Result<IntervalD>& nr, const IntervalD& R) {
+    if (nr.ok() && certainly_less_equal(R, norm2(nr.final_box)))
+        return ProofResult::proven("||phi(t1, w0)|| >= ncf_radius at t1 = " + to_string(nr.time, 15) + " (" +
+                                   std::to_string(nr.steps) + " steps)");
+    return ProofResult::not_proven(nr.ok() ? "the tube ends at t = " + to_string(nr.time, 15) + " with ||phi|| in " +
+                                                 to_string(norm2(nr.final_box), 6) + ", not certainly >= ncf_radius"
+                                           : std::string("integration: ") + ode::to_string(nr.status) + ": " + nr.reason);
+}
+
+IntervalD BlockBlowup::bracket() const {
+    return IntervalD::bounds(lower(lo), has_hi ? upper(hi) : std::numeric_limits<double>::infinity());
+}
+
+std::vector<BlockBlowup> block_blowup_brackets(const std::vector<IntervalD>& state, const IntervalD& t1,
+                                               const nets::Vec<IntervalD>& b, int d, int D, int L) {
+    const IntervalD LL2 = IntervalD(L * (L - 2));
+    std::vector<BlockBlowup> out(static_cast<std::size_t>(d));
+    for (int k = 0; k < d; ++k) {
+        BlockBlowup& o = out[static_cast<std::size_t>(k)];
+        std::vector<IntervalD> blk;
+        IntervalD prod = IntervalD(1);
+        for (int f = 0; f < D; ++f) {
+            blk.push_back(state[f * d + k]);
+            prod *= state[f * d + k];
+        }
+        o.r = norm2(blk);
+        o.sup_N = abs(b(k)) / pow(sqrt(IntervalD(D)), D);
+        // Lower bound with sup r_k (valid also when the enclosure of r_k touches 0).
+        if (upper(o.r) > 0) o.lo = t1 + IntervalD(1) / (LL2 * o.sup_N * pow(IntervalD::exact(upper(o.r)), L - 2));
+        o.r_positive = certainly_positive(o.r);
+        if (o.r_positive) {
+            o.N_dir = b(k) * prod / pow(o.r, D);
+            if (certainly_positive(o.N_dir)) {
+                o.hi = t1 + IntervalD(1) / (LL2 * o.N_dir * pow(o.r, L - 2));
+                o.has_hi = true;
+            }
+        } else if (!(upper(o.r) > 0)) {
+            // r_k = 0 exactly: the block stays 0 (zero-preserving), T_k = +inf.
+            o.lo = IntervalD::bounds(std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+        }
+    }
+    return out;
+}
+
+bool blows_up_in_orthant(const std::vector<BlockBlowup>& blocks, const std::vector<IntervalD>& state,
+                         const linalg::IVector<IntervalD>& wstar, int kstar, int d, int D) {
+    bool orthant = blocks[static_cast<std::size_t>(kstar)].has_hi;
+    for (int f = 0; f < D; ++f) {
+        const IntervalD a = state[f * d + kstar], ws = wstar(f * d + kstar);
+        orthant = orthant && certainly_nonzero(a) && ((lower(a) > 0) == (lower(ws) > 0));
+    }
+    return orthant;
+}
+
+WindowSup window_sup_distance(const ode::Result<IntervalD>& run, const std::vector<IntervalD>& outs,
+                              const std::vector<IntervalD>& tj, const std::vector<IntervalD>& rho,
+                              const linalg::IVector<IntervalD>& wstar, const IntervalD& window,
+                              taylor::TaylorEvaluator<IntervalD>& jacobian) {
+    const int G = static_cast<int>(outs.size());
+    const int P = static_cast<int>(wstar.size());
+    WindowSup w;
+    std::size_t piece = 0;
+    for (int j = 0; j < G; ++j) {
+        std::vector<IntervalD> e(P);
+        for (int q = 0; q < P; ++q) e[q] = run.outputs[j].box[q] - rho[j] * wstar(q);
+        const IntervalD en = norm2(e);
+        // the lower bound of the sup only from times certainly inside the window (the ends may lie just outside)
+        if (lower(tj[j]) >= -lower(window) && upper(tj[j]) <= lower(window)) w.lo = std::max(w.lo, lower(en));
+        if (j + 1 == G) {
+            w.hi = std::max(w.hi, upper(en));
+            break;
+        }
+        std::vector<IntervalD> Z(P);
+        for (int q = 0; q < P; ++q) Z[q] = hull(rho[j] * wstar(q), rho[j + 1] * wstar(q));
+        // Every tube piece overlapping [tau_j, tau_{j+1}] (over-inclusion only enlarges Z).
+        const double ta = lower(outs[j]), tb = upper(outs[j + 1]);
+        while (piece < run.tube.size() && upper(run.tube[piece].t1) < ta) ++piece;
+        for (std::size_t pc = piece; pc < run.tube.size() && lower(run.tube[pc].t0) <= tb; ++pc)
+            for (int q = 0; q < P; ++q) Z[q] = hull(Z[q], run.tube[pc].box[q]);
+        for (int q = 0; q < P; ++q) Z[q] = hull(hull(Z[q], run.outputs[j].box[q]), run.outputs[j + 1].box[q]);
+        const double l = jacobian_norm_upper(jacobian, Z);
+        const IntervalD fac = exp(IntervalD::exact(l) * (tj[j + 1] - tj[j]));
+        w.hi = std::max(w.hi, upper(en * fac));
+    }
+    return w;
+}
+
+}  // namespace flowcert::proofs::kh
