@@ -179,7 +179,7 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     r.note(R::tail);
     r.note(R::global_min);
     if (with_w_star) {
-        r.note(R::w_star);
+        r.note(m == 1 ? R::w_star : R::w_star_m2);
         r.note(R::gap);
     }
 }

@@ -11,3 +11,4 @@
 #include <flowcert/proofs/rh/tail.hpp>
 #include <flowcert/proofs/rh/w_star.hpp>
 #include <flowcert/proofs/rh/w_star_ball.hpp>
+#include <flowcert/proofs/rh/w_star_m2.hpp>
