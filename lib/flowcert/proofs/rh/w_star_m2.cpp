@@ -1,6 +1,8 @@
 // The m = 2 minimum-norm interpolator (docs/rh.md#w-star-m2); see w_star_m2.hpp.
 #include "flowcert/proofs/rh/w_star_m2.hpp"
 
+#include <algorithm>
+
 namespace flowcert::proofs::rh {
 
 WStarM2Result certify_w_star_m2(const Instance& inst) {
@@ -37,10 +39,19 @@ WStarM2Result certify_w_star_m2(const Instance& inst) {
     }
     res.norm_sq = u;
     if (!certainly_positive(res.min_margin)) {
+        // c_i < 0 with sample i tight for the other-sign neuron's QP (z_other,i* = 0): the path z_other,i = t,
+        // z_own,i = target + t (t > 0) is feasible and changes Phi by 2 c_i t + O(t^2) < 0.
+        const int w = res.worst_sample;
+        const auto& other_tight = inst.negative[w] ? res.plus.tight : res.minus.tight;
+        const bool descent = certainly_negative(res.margin[w]) &&
+                             std::find(other_tight.begin(), other_tight.end(), w) != other_tight.end();
         res.separation = ProofResult::not_proven(
             "separation margin c_" + std::to_string(res.worst_sample) + " = alpha+ + alpha- in " +
             to_string(res.margin[res.worst_sample], 6) +
-            " not certainly > 0: a pattern class with the other neuron active there may be cheaper");
+            (descent
+                 ? " < 0: activating the other-sign neuron on that sample lowers the norm at first order, so the "
+                   "natural-pattern QP is provably NOT w* (w* lies in another pattern class, not certified here)"
+                 : " not certainly > 0: a pattern class with the other neuron active there may be cheaper"));
         return res.status = res.separation, res;
     }
     res.separation = ProofResult::proven("c_i = alpha+_i + alpha-_i > 0 for every i: every other pattern class "
