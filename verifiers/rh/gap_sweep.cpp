@@ -3,6 +3,9 @@
 // the min / max of the certified ratios ||w(inf) - w*|| / sqrt(n_-/d) (each endpoint an enclosure),
 // and per (n, seed) the certified slopes of log gap against log d are reported. Instances run on
 // `threads` std::threads; each result depends only on its (n, d, seed), never on the thread count.
+// With negative_fractions every (n, d, seed) runs once per n_-/n; each row shows the orthogonal-model
+// prediction (proofs/rh/orthogonal_model.hpp) and a certified bound on the difference, and the certified
+// frequency over seeds gets a Clopper-Pearson interval labelled statistical (docs/rh.md#sweeps).
 #include "common.hpp"
 #include "sweep_record.hpp"
 #include "sweep_stats.hpp"

@@ -233,3 +233,45 @@ TEST_CASE("m = 2 w*: zero labels and m = 1 are not certified", "[rh]") {
     one.s = {1};
     CHECK_FALSE(certify_w_star_m2(one).status.is_proven());
 }
+
+TEST_CASE("m = 2 w*: the neuron QPs are not certified on a singular Gram matrix or with a wrong tight set", "[rh]") {
+    // rank one: the faces G_PP (w+) and G_NN (w-) are singular, so neither verified solve is proven
+    const RatMat ones(4, std::vector<Rat>(4, Rat(1)));
+    const WStarM2Result sing = certify_w_star_m2(hand_instance(ones, {1, 1, -1, -1}));
+    CHECK_FALSE(sing.plus.solve.is_proven());
+    CHECK_FALSE(sing.status.is_proven());
+    const WStarM2Result sing_minus = certify_w_star_m2(hand_instance(ones, {1, -1, -1, -1}));
+    CHECK_FALSE(sing_minus.minus.solve.is_proven());
+    // every tight set of each neuron's QP: exactly one is certified, the others fail the multiplier sign or
+    // primal feasibility (both kinds occur)
+    RatMat G = dyadic_gram();
+    G[0][3] = G[3][0] = Rat(-1, 8);
+    const Instance inst = hand_instance(G, {1, -1, Rat(1, 2), -2});
+    IVec neg_y;
+    std::vector<int> positive;
+    for (int i = 0; i < 4; ++i) {
+        neg_y.push_back(-inst.y[i]);
+        positive.push_back(1 - inst.negative[i]);
+    }
+    for (int neuron = 0; neuron < 2; ++neuron) {
+        const IVec& target = neuron == 0 ? inst.y : neg_y;
+        const std::vector<int>& constrained = neuron == 0 ? inst.negative : positive;
+        std::vector<int> C;
+        for (int i = 0; i < 4; ++i)
+            if (constrained[i]) C.push_back(i);
+        int proven = 0, bad_multiplier = 0, infeasible = 0;
+        for (unsigned mask = 0; mask < (1u << C.size()); ++mask) {
+            std::vector<int> T;
+            for (size_t t = 0; t < C.size(); ++t)
+                if (mask >> t & 1u) T.push_back(C[t]);
+            const WStarResult r = certify_min_norm_qp({inst.G, target, constrained}, &T);
+            proven += r.kkt.is_proven();
+            bad_multiplier += r.has_tight && !certainly_nonpositive(r.max_multiplier);
+            infeasible += r.has_slack && !certainly_nonpositive(r.max_slack);
+        }
+        INFO("neuron " << neuron);
+        CHECK(proven == 1);
+        CHECK(bad_multiplier >= 1);
+        CHECK(infeasible >= 1);
+    }
+}
