@@ -412,6 +412,17 @@ std::vector<BalanceEntry<I>> lemma17_balance(const HomogeneousArchitecture& arch
     return out;
 }
 
+template <Interval I>
+PositiveKkt<I> certify_positive_kkt(const Ncf<I>& ncf, const Ncf<double>& ncf_d, const Eigen::VectorXd& start) {
+    PositiveKkt<I> r;
+    r.candidate = polish_kkt_point_nonrigorous(ncf_d, start, 20);
+    r.existence = prove_kkt_point(ncf, r.candidate.u, r.candidate.mu);
+    if (!r.exists()) return r;
+    r.spectrum = tangent_spectrum(ncf, r.existence.u);
+    r.ncf_value = r.spectrum_enclosed() ? r.spectrum.ncf_value : ncf.gradient(r.existence.u).value;
+    return r;
+}
+
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, )
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, )
 
