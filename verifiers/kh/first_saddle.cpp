@@ -165,23 +165,15 @@ void run(cert::Context& ctx) {
     if (static_cast<int>(ks.size()) != s.P) in.fail("kkt_start", "need one entry per parameter");
     Eigen::VectorXd u0(s.P);
     for (int j = 0; j < s.P; ++j) u0(j) = mid(IntervalD::from_decimal(ks[j]));
-    const KktCandidateNonrigorous cand = polish_kkt_point_nonrigorous(ncf_d, u0, 20);
-    const KktExistence<IntervalD> ex = prove_kkt_point(ncf, cand.u, cand.mu);
     // The corollaries' hypotheses (the setting of Theorem 4/10): w* a Delta-second-order positive KKT point of (4)
     // and w0 in S(w*); then the hypotheses on p(t) (section 2).
-    rep.hypothesis("w* is a first-order KKT point of (4) (unique in its box)", "[KH2025, Sec. 2; Krawczyk 1969]")
-        .result({ex.status, ex.reason});
-    if (ex.status != ProofStatus::proven) return;
-    const TangentSpectrum<IntervalD> ts = tangent_spectrum(ncf, ex.u);
-    const IntervalD Nstar = ts.status == ProofStatus::proven ? ts.ncf_value : ncf.gradient(ex.u).value;
-    rep.hypothesis("N(w*) > 0", "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(w*)", Nstar});
-    if (ts.status == ProofStatus::proven)
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20]")
-            .positive({"Delta_max = L N(w*) - lambda_max(Q^T Hess N(w*) Q)", ts.delta_max});
-    else
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Lemma 20]")
-            .result(ProofResult::not_proven(ts.reason));
-    if (!certainly_positive(Nstar) || ts.status != ProofStatus::proven || !certainly_positive(ts.delta_max)) return;
+    const PositiveKkt<IntervalD> kkt = certify_positive_kkt(ncf, ncf_d, u0);
+    if (!khreport::state_positive_kkt(rep, kkt, {.delta_operand = "Delta_max = L N(w*) - lambda_max(Q^T Hess N(w*) Q)"}))
+        return;
+    const KktCandidateNonrigorous& cand = kkt.candidate;
+    const KktExistence<IntervalD>& ex = kkt.existence;
+    const TangentSpectrum<IntervalD>& ts = kkt.spectrum;
+    const IntervalD Nstar = kkt.ncf_value;
     const ZeroPattern<IntervalD> zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
     const int block = s.arch.kind == ModelKind::diagonal ? s.arch.depth : 1;
     const OneBlockSupport support = single_block_support(zp, s.P, s.d, block);
@@ -266,69 +258,39 @@ void run(cert::Context& ctx) {
             .implied_by({"p(t) bounded: S = 2c ||H(X; w*)||^2 > 0", "grad L = 0 has exactly one zero in the Krawczyk box",
                          "lim p(t) = rho* w* lies in the Krawczyk box"});
         if (!inside) return;
-        const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
-        const auto eig = la::symmetric_eigenvalues<IntervalD>(la::IMatrix<IntervalD>(dv.hessian));
-        int neg = 0, pos = 0, zer = 0;
+        const StationaryOrder order = stationary_order(hm, yv, s.norm, kr.box, pstar, kstar, block);
         std::string eigs;
-        if (eig.status == la::EigenStatus::proven)
-            for (const auto& e : eig.eigenvalues) {
-                neg += certainly_negative(e);
-                pos += certainly_positive(e);
-                zer += possibly_zero(e);
-                eigs += (eigs.empty() ? "" : ", ") + to_string(e, 10);
-            }
-        const bool sig = eig.status == la::EigenStatus::proven;
-        const std::string signature =
-            sig ? std::to_string(neg) + " certainly negative, " + std::to_string(pos) + " certainly positive, " +
-                      std::to_string(zer) + " enclosures containing 0: " + eigs
-                : "eigenvalues not enclosed: " + eig.reason;
+        for (const auto& e : order.eigenvalues) eigs += (eigs.empty() ? "" : ", ") + to_string(e, 10);
+        const std::string signature = order.spectrum ? std::to_string(order.negative) + " certainly negative, " +
+                                                           std::to_string(order.positive) + " certainly positive, " +
+                                                           std::to_string(order.zero) + " enclosures containing 0: " + eigs
+                                                     : "eigenvalues not enclosed: " + order.spectrum_reason;
         hy.add_row({"Hess L(p*): certainly negative / positive / containing 0",
-                    std::to_string(neg) + " / " + std::to_string(pos) + " / " + std::to_string(zer)});
-        hy.add_row({"L(p*)", to_string(dv.value, 15)});
-        std::string descent;
-        if (zer > 0 && neg == 0) {
-            // Degenerate p*: look for a certified descent direction among the balanced zero blocks (both signs of t),
-            // i.e. L(p* + t v) < L(p*) certainly; it shows that p* is not a local minimum (a saddle).
-            std::string found;
-            for (int k = 0; k < s.d && found.empty(); ++k) {
-                if (k == kstar) continue;
-                for (const char* tt : {"0.1", "-0.1", "0.01", "-0.01"}) {
-                    Vec<IntervalD> w(s.P);
-                    for (int j = 0; j < s.P; ++j) w(j) = pstar[j];
-                    for (int f = 0; f < block; ++f) w(f * s.d + k) = IntervalD::from_decimal(tt);
-                    const auto dl = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
-                    if (dl.ok && certainly_less(dl.value, dv.value)) {
-                        found = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
-                                std::to_string(k) + ", t = " + tt;
-                        break;
-                    }
-                }
-            }
-            hy.add_row({"descent direction at p* (certified)", found.empty() ? "none found" : found});
-            descent = found;
-        }
+                    std::to_string(order.negative) + " / " + std::to_string(order.positive) + " / " + std::to_string(order.zero)});
+        hy.add_row({"L(p*)", to_string(order.loss, 15)});
+        if (order.zero > 0 && order.negative == 0)
+            hy.add_row({"descent direction at p* (certified)", order.descent.empty() ? "none found" : order.descent});
         // Not claimed by the paper (it calls p* a stationary point): p* is not a local minimum, shown by a certainly
         // negative Hessian eigenvalue or a certified descent direction. Evidence; fails when p* is a minimum.
         rep.evidence("p* is a saddle (not a local minimum)", "[KH2025, Cor. 5/11 (extra; the paper says stationary point)]")
-            .holds(sig && (neg > 0 || !descent.empty()),
-                   signature + (sig && neg > 0 ? "; a certainly negative eigenvalue: p* is a strict saddle"
-                                : !descent.empty() ? "; degenerate Hessian, third-order descent: " + descent
-                                : sig && pos == static_cast<int>(eig.eigenvalues.size())
-                                    ? "; every eigenvalue certainly positive: p* is a strict local minimum"
-                                    : "; no negative eigenvalue and no descent direction found"));
+            .holds(order.saddle(),
+                   signature + (order.spectrum && order.negative > 0 ? "; a certainly negative eigenvalue: p* is a strict saddle"
+                                : !order.descent.empty() ? "; degenerate Hessian, third-order descent: " + order.descent
+                                : order.strict_minimum() ? "; every eigenvalue certainly positive: p* is a strict local minimum"
+                                                         : "; no negative eigenvalue and no descent direction found"));
         hy.add_row({"eigenvalues of Hess L(p*)", eigs});
         hy.add_row({"Krawczyk box max width", fmt(la::max_width<IntervalD>(kr.box))});
         if (in.has("expected_loss")) {
             rep.step("L(p*) = expected", "[case; KH2025, Example 1]")
-                .within({"L(p*)", dv.value}, {"expected_loss - expected_tolerance", in.interval_d("expected_loss") - in.interval_d("expected_tolerance")},
+                .within({"L(p*)", order.loss}, {"expected_loss - expected_tolerance", in.interval_d("expected_loss") - in.interval_d("expected_tolerance")},
                         {"expected_loss + expected_tolerance", in.interval_d("expected_loss") + in.interval_d("expected_tolerance")});
         }
-        if (in.has("expected_hessian_eigenvalues") && sig) {
+        if (in.has("expected_hessian_eigenvalues") && order.spectrum) {
             const auto ev = in.number_strings("expected_hessian_eigenvalues");
-            for (std::size_t k = 0; k < ev.size() && k < eig.eigenvalues.size(); ++k) {
+            for (std::size_t k = 0; k < ev.size() && k < order.eigenvalues.size(); ++k) {
                 const IntervalD e = IntervalD::from_decimal(ev[k]);
                 rep.step("Hess L(p*) eigenvalue " + std::to_string(k) + " = expected", "[case; KH2025, Example 1]")
-                    .within({"lambda_" + std::to_string(k), eig.eigenvalues[k]},
+                    .within({"lambda_" + std::to_string(k), order.eigenvalues[k]},
                             {"expected - expected_tolerance", e - in.interval_d("expected_tolerance")},
                             {"expected + expected_tolerance", e + in.interval_d("expected_tolerance")});
             }

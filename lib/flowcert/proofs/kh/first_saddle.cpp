@@ -210,4 +210,39 @@ LossStationaryPoint prove_loss_stationary_point(const HomogeneousModel<IntervalD
     return {kok, kwhy, kr};
 }
 
+StationaryOrder stationary_order(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                                 const nets::SquareLossNormalization& norm, const linalg::IVector<IntervalD>& box,
+                                 const std::vector<IntervalD>& pstar, int kstar, int block) {
+    StationaryOrder o;
+    const int P = static_cast<int>(pstar.size()), d = P / block;
+    const auto dv = square_loss_derivatives<IntervalD>(model, box, y, norm, true);
+    o.loss = dv.value;
+    const auto eig = linalg::symmetric_eigenvalues<IntervalD>(linalg::IMatrix<IntervalD>(dv.hessian));
+    o.spectrum = eig.status == linalg::EigenStatus::proven;
+    o.spectrum_reason = eig.reason;
+    if (o.spectrum)
+        for (const auto& e : eig.eigenvalues) {
+            o.eigenvalues.push_back(e);
+            o.negative += certainly_negative(e);
+            o.positive += certainly_positive(e);
+            o.zero += possibly_zero(e);
+        }
+    if (!(o.zero > 0 && o.negative == 0)) return o;
+    for (int k = 0; k < d && o.descent.empty(); ++k) {
+        if (k == kstar) continue;
+        for (const char* tt : {"0.1", "-0.1", "0.01", "-0.01"}) {
+            nets::Vec<IntervalD> w(P);
+            for (int j = 0; j < P; ++j) w(j) = pstar[j];
+            for (int f = 0; f < block; ++f) w(f * d + k) = IntervalD::from_decimal(tt);
+            const auto dl = square_loss_derivatives<IntervalD>(model, w, y, norm, false);
+            if (dl.ok && certainly_less(dl.value, dv.value)) {
+                o.descent = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
+                            std::to_string(k) + ", t = " + tt;
+                break;
+            }
+        }
+    }
+    return o;
+}
+
 }  // namespace flowcert::proofs::kh

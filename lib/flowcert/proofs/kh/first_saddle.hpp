@@ -48,4 +48,23 @@ LossStationaryPoint prove_loss_stationary_point(const nets::HomogeneousModel<Int
                                                 const nets::SquareLossNormalization& norm,
                                                 const std::vector<IntervalD>& pstar, const linalg::IVector<IntervalD>& wstar);
 
+// The order of the stationary point p* (in the Krawczyk box `box`), beyond the paper (it says "stationary point"):
+// the verified eigenvalues of Hess L over the box, counted certainly negative / certainly positive / containing 0;
+// when the Hessian is degenerate with no negative eigenvalue, a certified descent direction among the balanced zero
+// blocks k != kstar (entries t in {0.1, -0.1, 0.01, -0.01} on every factor of block k): L(p* + t v) < L(p*)
+// certainly shows p* is not a local minimum. `saddle()`: a certainly negative eigenvalue or a descent direction.
+struct StationaryOrder {
+    IntervalD loss;                    // L over the box
+    bool spectrum = false;             // eigenvalues enclosed
+    std::string spectrum_reason;
+    std::vector<IntervalD> eigenvalues;
+    int negative = 0, positive = 0, zero = 0;
+    std::string descent;               // the certified descent direction found (empty: none searched or found)
+    bool saddle() const { return spectrum && (negative > 0 || !descent.empty()); }
+    bool strict_minimum() const { return spectrum && positive == static_cast<int>(eigenvalues.size()); }
+};
+StationaryOrder stationary_order(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                                 const nets::SquareLossNormalization& norm, const linalg::IVector<IntervalD>& box,
+                                 const std::vector<IntervalD>& pstar, int kstar, int block);
+
 }  // namespace flowcert::proofs::kh
