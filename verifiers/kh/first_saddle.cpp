@@ -348,43 +348,28 @@ void run(cert::Context& ctx) {
     const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
     // Point i of the sweep (cert::Context::sweep, issue 7): the escape bracket and the tube to T_delta for deltas[i],
     // as a record of exact doubles and intervals; the report is assembled from the records below, in index order.
+    const double c0 = std::max(1e-300, std::abs(mid(w0[kstar])) * std::sqrt(static_cast<double>(block)));
     const auto point = [&](std::size_t i) {
-        const IntervalD delta = IntervalD::from_decimal(deltas[i]);
-        std::vector<IntervalD> x0(s.P);
-        for (int j = 0; j < s.P; ++j) x0[j] = delta * w0[j];
-        // Non-rigorous horizon guess for the escape (only chooses how far to integrate).
-        const double c0 = std::max(1e-300, std::abs(mid(w0[kstar])) * std::sqrt(static_cast<double>(block)));
-        const double Nm = mid(Nstar), dm = mid(delta);
-        const double guess = s.L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm)
-                                      : 1 / (s.L * (s.L - 2) * Nm * std::pow(dm * c0, s.L - 2));
-        double horizon = 1.02 * guess + 3;  // non-rigorous; grown below if the escape is not reached
-        auto esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
-        for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
-            horizon = horizon * 1.5 + 5;
-            esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
-        }
-        nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}};
-        if (!esc.ok) return r;
-        r["escape_lo"] = xd(esc.lo);
-        r["escape_hi"] = xd(esc.hi);
-        const double Tesc = esc.lo + (esc.hi - esc.lo) / 2;
-        const double Td = Tesc + tau;
-        ode::Options o2 = opt;
-        o2.record_tubes = true;
-        const auto run = ode::integrate<IntervalD>(field, params, x0, IntervalD::exact(Td), {}, o2, 53);
-        r["ok"] = run.ok();
-        if (!run.ok()) {
-            r["why"] = std::string("integration to T_delta failed: ") + ode::to_string(run.status) + ": " + run.reason;
+        const SaddleSweepPoint p =
+            saddle_sweep_point(field, params, w0, IntervalD::from_decimal(deltas[i]), s.L, Nstar, c0, r_esc, tau, opt);
+        nlohmann::json r = {{"escape_ok", p.escape.ok}, {"escape_reason", p.escape.reason}};
+        if (!p.escape.ok) return r;
+        r["escape_lo"] = xd(p.escape.lo);
+        r["escape_hi"] = xd(p.escape.hi);
+        r["ok"] = p.ok;
+        if (!p.ok) {
+            r["why"] = p.why;
             return r;
         }
         nlohmann::json tube = nlohmann::json::array();
-        for (const auto& pc : run.tube)
-            if (upper(pc.t1) >= Tesc - 1.0) tube.push_back({{"t", xd(mid(pc.t0) - Tesc)}, {"norm", cert::exact_json(norm2(pc.box))}});
+        for (const auto& pc : p.run.tube)
+            if (upper(pc.t1) >= p.t_escape - 1.0)
+                tube.push_back({{"t", xd(mid(pc.t0) - p.t_escape)}, {"norm", cert::exact_json(norm2(pc.box))}});
         nlohmann::json xT = nlohmann::json::array();
-        for (const IntervalD& v : run.final_box) xT.push_back(cert::exact_json(v));
+        for (const IntervalD& v : p.run.final_box) xT.push_back(cert::exact_json(v));
         r["tube"] = tube;
         r["x_T"] = xT;
-        r["steps"] = run.steps;
+        r["steps"] = p.run.steps;
         return r;
     };
     const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {
@@ -480,16 +465,8 @@ void run(cert::Context& ctx) {
                            .series = {}, .references = {}};
         for (const auto& dtxt : in.number_strings("post_saddle_deltas")) {
             const IntervalMp dl = IntervalMp::from_decimal(dtxt, pr);
-            // [KH2025, Example 1]: w1(t) = 2 delta / sqrt(delta^2 + (8 - delta^2) e^{-32 t}); at t = 5 ln(kappa/delta)/16,
-            // e^{-32 t} = (delta/kappa)^10 exactly, so w1 = 2 / sqrt(1 + (8 - delta^2) delta^8 / kappa^10).
-            const IntervalMp x = (IntervalMp::from_integer(8, pr) - sqr(dl)) * pow(dl, 8) / pow(kappa, 10);
-            // 2 - w1 = 2 x / (sqrt(1 + x) (1 + sqrt(1 + x))): no cancellation.
-            const IntervalMp sq = sqrt(IntervalMp::from_integer(1, pr) + x);
-            const IntervalMp gap = IntervalMp::from_integer(2, pr) * x / (sq * (IntervalMp::from_integer(1, pr) + sq));
-            const IntervalMp ratio = gap * pow(kappa, 10) / pow(dl, 8);
-            // w2 = delta / sqrt(delta^2 + (2 - delta^2) e^{-8t}), e^{-8t} = (delta/kappa)^{5/2}.
-            const IntervalMp e8 = pow(dl / kappa, 2) * sqrt(dl / kappa);
-            const IntervalMp w2 = dl / sqrt(sqr(dl) + (IntervalMp::from_integer(2, pr) - sqr(dl)) * e8);
+            const Example1PostSaddle e = example1_post_saddle_closed_form(dl, kappa, pr);
+            const IntervalMp &gap = e.gap, &ratio = e.ratio, &w2 = e.w2;
             // Evidence beside the asymptotic statement 2 - w1 = Theta(delta^8) (docs/kh.md): one delta of it.
             rep.evidence("Theta(delta^8) band, closed form, delta = " + dtxt, "[KH2025, Example 1; docs/kh.md#verifier-khfirst_saddle]")
                 .inside({"(2 - w1) kappa^10 / delta^8", ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
@@ -505,28 +482,17 @@ void run(cert::Context& ctx) {
                                             std::to_string(bits) + " bits)",
                                         {"delta", "t = 5 ln(kappa/delta)/16", "2 - w1", "(2 - w1) kappa^10/delta^8", "steps"});
             for (const auto& dtxt : in.number_strings("post_saddle_ode_deltas")) {
-                const IntervalMp dl = IntervalMp::from_decimal(dtxt, pr);
-                std::vector<IntervalMp> xm;
-                for (const auto& t : w0txt) xm.push_back(IntervalMp::from_decimal(t, pr));
-                IntervalMp nn = sqr(xm[0]);
-                for (std::size_t j = 1; j < xm.size(); ++j) nn += sqr(xm[j]);
-                nn = sqrt(nn);
-                for (auto& v : xm) v = dl * v / nn;
-                const IntervalMp T = IntervalMp::from_integer(5, pr) * log(kappa / dl) / IntervalMp::from_integer(16, pr);
-                ode::Options om;
-                om.order = 24;
-                const auto rm = ode::integrate<IntervalMp>(field, pmp, xm, T, {}, om, bits);
+                const Example1PostSaddle e =
+                    example1_post_saddle_integrated(field, pmp, w0txt, IntervalMp::from_decimal(dtxt, pr), kappa, bits);
                 const std::string nm = "Theta(delta^8) band, integrator, delta = " + dtxt;
-                if (!rm.ok()) {
-                    rep.evidence(nm, "[KH2025, Example 1]").holds(false, std::string("integration failed: ") + rm.reason);
+                if (!e.ok) {
+                    rep.evidence(nm, "[KH2025, Example 1]").holds(false, std::string("integration failed: ") + e.reason);
                     continue;
                 }
-                const IntervalMp gap = IntervalMp::from_integer(2, pr) - rm.final_box[0];
-                const IntervalMp ratio = gap * pow(kappa, 10) / pow(dl, 8);
                 rep.evidence(nm, "[KH2025, Example 1; docs/kh.md#verifier-khfirst_saddle]")
-                    .inside({"(2 - w1) kappa^10 / delta^8 (tube)", ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
-                po.add_row({dtxt, to_string(T, 12), to_string(gap, 8), to_string(ratio, 8), std::to_string(rm.steps)});
-                ps.add_point("rigorous integrator", mid(dl), ratio);
+                    .inside({"(2 - w1) kappa^10 / delta^8 (tube)", e.ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
+                po.add_row({dtxt, to_string(e.time, 12), to_string(e.gap, 8), to_string(e.ratio, 8), std::to_string(e.steps)});
+                ps.add_point("rigorous integrator", mid(IntervalMp::from_decimal(dtxt, pr)), e.ratio);
             }
         }
         rep.add_plot(ps);
