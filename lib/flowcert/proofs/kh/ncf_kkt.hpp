@@ -146,6 +146,17 @@ struct BalanceEntry {
 template <Interval I>
 std::vector<BalanceEntry<I>> lemma17_balance(const nets::HomogeneousArchitecture& arch, const linalg::IVector<I>& u);
 
+// The closed form of Delta_max for the depth-2 diagonal net H(x; u, v) = sum_k u_k v_k x_k (docs/kh.md, verifier
+// kh/ncf_kkt): N = sum_k b_k u_k v_k with b = X ytilde, and at the maximizer Delta_max = |b|_(1) - |b|_(2) (the two
+// largest |b_k|). `ordered`: the top two |b_k| are certainly separated from each other and from the rest, so the
+// order by midpoints is the true order and `gap` encloses |b|_(1) - |b|_(2).
+template <Interval I>
+struct DiagonalGap {
+    I gap;
+    bool ordered = false;
+};
+template <Interval I> DiagonalGap<I> diagonal_gap_closed_form(const nets::Mat<I>& X, const nets::Vec<I>& ytilde);
+
 // The hypothesis of Theorems 4, 10 and 18 [KH2025, Sec. 2]: w* is a first-order KKT point of (4) (unique in
 // its certified box), N(w*) > 0 and Delta_max(w*) > 0. The candidate is Newton-polished (non-rigorous) from
 // `start`; the spectrum is computed only when the point is proven.
@@ -175,6 +186,7 @@ PositiveKkt<I> certify_positive_kkt(const nets::Ncf<I>& ncf, const nets::Ncf<dou
                                                          const linalg::IVector<I>&, const linalg::KrawczykOptions&); \
     EXTERN template std::vector<BalanceEntry<I>> lemma17_balance<I>(const nets::HomogeneousArchitecture&,          \
                                                                     const linalg::IVector<I>&);                      \
+    EXTERN template DiagonalGap<I> diagonal_gap_closed_form<I>(const nets::Mat<I>&, const nets::Vec<I>&);        \
     EXTERN template PositiveKkt<I> certify_positive_kkt<I>(const nets::Ncf<I>&, const nets::Ncf<double>&,         \
                                                            const Eigen::VectorXd&);
 
