@@ -163,25 +163,18 @@ void run(cert::Context& ctx) {
 
     // ---- 1. the KKT point W̄ the NCF flow from W0 goes to ------------------------------------------------
     const Eigen::VectorXd dir = ncf_direction_limit_nonrigorous(ncf_d, W0);
-    const KktCandidateNonrigorous cand = polish_kkt_point_nonrigorous(ncf_d, dir, 20);
+    const PositiveKkt<I> kkt = certify_positive_kkt(ncf, ncf_d, dir);
+    const KktCandidateNonrigorous& cand = kkt.candidate;
     rep.note("W̄ candidate: direction limit of the projected NCF flow from W0 (RK4 in double), polished by Newton "
              "(non-rigorous); N = " + fmt(cand.value, 10) + ", KKT residual " + fmt(cand.residual, 3));
-    const KktExistence<I> ex = prove_kkt_point(ncf, cand.u, cand.mu);
     // Theorem 18's hypotheses: W̄ a Delta-second-order positive KKT point of (10), W0 in S(W̄) (below).
-    rep.hypothesis("KKT point W̄ exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]")
-        .result({ex.status, ex.reason});
-    if (ex.status != ProofStatus::proven) return;
-    const TangentSpectrum<I> ts = tangent_spectrum(ncf, ex.u);
-    const I Nbar = ts.status == ProofStatus::proven ? ts.ncf_value : ncf.gradient(ex.u).value;
-    rep.hypothesis("N(W̄) > 0", "[KH2025, Thm 18 (positive KKT point)]").positive({"N(W̄)", Nbar});
-    if (ts.status != ProofStatus::proven) {
-        rep.hypothesis("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2]")
-            .result(ProofResult::not_proven(ts.reason));
+    if (!khreport::state_positive_kkt(rep, kkt, {.kkt = "KKT point W̄ exists and is unique in its box", .npos = "N(W̄) > 0",
+                                                 .dpos = "Delta_max > 0 (W̄ is Delta-second-order positive)",
+                                                 .n_operand = "N(W̄)"}))
         return;
-    }
-    rep.hypothesis("Delta_max > 0 (W̄ is Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20, eq. (15)]")
-        .positive({"Delta_max", ts.delta_max});
-    if (!certainly_positive(ts.delta_max) || !certainly_positive(Nbar)) return;
+    const KktExistence<I>& ex = kkt.existence;
+    const TangentSpectrum<I>& ts = kkt.spectrum;
+    const I Nbar = kkt.ncf_value;
     // The Delta of Theorem 18: an exact decimal in (0, Delta_max].
     const std::string Delta_s = in.has("Delta") ? in.number_string("Delta") : decimal(lower(ts.delta_max) * (1 - 1e-4), 6);
     const I Delta = I::from_decimal(Delta_s);
