@@ -380,38 +380,22 @@ void run(cert::Context& ctx) {
     // only, with w_z replaced by the constant 0; padded with exact zeros this encloses the full flow because the
     // structural check above proved f_z = 0 on {w_z = 0}. Cross-check: it must meet the full-system sets.
     if (vg.proven && !full_bar.empty()) {
-        const taylor::VectorField rf = proofs::kh::restrict_field(gf, z);
-        std::vector<I> xs;
-        for (int j : support) xs.push_back(x_bar[static_cast<std::size_t>(j)]);
-        std::vector<I> outs;
-        for (const auto& snap : full_bar) outs.push_back(snap.time);
         const I t_end = I::exact(upper(t_escape_bar + Ttilde));
-        const FlowRun fr = integrate_flow(rf, gf_par, xs, t_end, outs, order);
-        bool agree = fr.res.ok() && fr.res.outputs.size() == full_bar.size();
-        double wmax_full = 0, wmax_red = 0;
-        for (std::size_t k = 0; agree && k < full_bar.size(); ++k)
-            for (std::size_t s = 0; s < support.size(); ++s) {
-                const I& a = full_bar[k].box[static_cast<std::size_t>(support[s])];
-                const I& b = fr.res.outputs[k].box[s];
-                I meet;
-                // Two enclosures of one quantity that do not meet prove a bug (not a failed step).
-                if (!intersect(a, b, meet))
-                    throw std::runtime_error("internal inconsistency: the restricted and the full tube from delta W̄ do not "
-                                             "meet at output " + std::to_string(k) + ", coordinate " +
-                                             arch.parameter_name(support[s]));
-                wmax_full = std::max(wmax_full, width(a));
-                wmax_red = std::max(wmax_red, width(b));
-            }
+        std::vector<std::string> names;
+        for (int j = 0; j < P; ++j) names.push_back(arch.parameter_name(j));
+        const RestrictedFlowAgreement ra = restricted_flow_meets_full(proofs::kh::restrict_field(gf, z), gf_par, support, x_bar,
+                                                                      full_bar, t_end, order, names);
         rep.step("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]")
             .statement("psi_z(t, delta W̄) = 0 exactly on [0, t_end], with an enclosure of the support")
-            .holds(agree,
-                       fr.res.ok() ? "the restricted field on " + std::to_string(support.size()) + " variables, from delta W̄ on the "
-                                     "support, integrated to t = " + to_string(t_end, 8) + " (" + std::to_string(fr.res.steps) +
-                                     " steps): its sets meet the full-system sets on the support at all " +
-                                     std::to_string(full_bar.size()) + " output times (max widths " + fmt(wmax_red, 3) +
-                                     " restricted, " + fmt(wmax_full, 3) + " full); padded with w_z = [0, 0] exactly, it "
-                                     "encloses psi(t, delta W̄) by the structural proof"
-                                   : std::string(ode::to_string(fr.res.status)) + ": " + fr.res.reason);
+            .holds(ra.agree,
+                   ra.failure.empty() ? "the restricted field on " + std::to_string(support.size()) + " variables, from delta W̄ on "
+                                        "the support, integrated to t = " + to_string(t_end, 8) + " (" + std::to_string(ra.steps) +
+                                        " steps): its sets meet the full-system sets on the support at all " +
+                                        std::to_string(full_bar.size()) + " output times (max widths " +
+                                        fmt(ra.max_width_restricted, 3) + " restricted, " + fmt(ra.max_width_full, 3) +
+                                        " full); padded with w_z = [0, 0] exactly, it encloses psi(t, delta W̄) by the "
+                                        "structural proof"
+                                      : ra.failure);
     } else {
         rep.step("restricted flow (w_z = exact 0) meets the full flow", "[KH2025, Lemma 16 (proof)]")
             .holds(false, "not run: the structural check failed or the full tube did not complete");
