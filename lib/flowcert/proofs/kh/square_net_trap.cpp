@@ -1,6 +1,8 @@
 // Trapping ingredients at the first saddle of v^T (W x)^2; see square_net_trap.hpp for the derivations.
 #include "flowcert/proofs/kh/square_net_trap.hpp"
 
+#include "flowcert/proofs/kh/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -302,8 +304,8 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     out.T3 = T3;
     out.outer_radius = R;
     out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
-                          "the hand-off active neuron is " + std::to_string(out.handoff_distance) +
-                              " from p*, more than R_b = " + std::to_string(R));
+                          "the hand-off active neuron is " + detail::fmt(out.handoff_distance) +
+                              " from p*, more than R_b = " + detail::fmt(R));
     // (a) kappa over R and the escape steps K.
     // With beta and K of rho_max_j = growth rho_j, every neuron gets the radius its comparison sequence reaches
     // in those K steps, 1 / (1/rho_j - beta K) <= growth rho_j: a smaller region (kappa, so beta, only decrease),
@@ -337,7 +339,7 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     const IntervalD Lam = IntervalD(2) * c * (JF + IntervalD(2) * kap * blockmax);
     out.Lambda = Lam.upper();
     const double hL = (in.h * Lam).upper();
-    out.descent = premise(hL <= 2, "h Lambda = " + std::to_string(hL) + " <= 2", "h Lambda = " + std::to_string(hL) + " > 2");
+    out.descent = premise(hL <= 2, "h Lambda = " + detail::fmt(hL) + " <= 2", "h Lambda = " + detail::fmt(hL) + " > 2");
     // (d) level and perturbation.
     IntervalD pert(0);
     for (double r : rho_max) pert = pert + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
@@ -380,12 +382,12 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     if (out.inner_radius > 0) {
         out.shell_min = shell_min_over(out.inner_radius, R, 64, out.lambda, T3, out.balance_band, nmin);
         out.shell = premise(out.shell_min > out.level_gap,
-                            "min f over the shell " + std::to_string(out.shell_min) + " > l - L(p*) = " +
-                                std::to_string(out.level_gap),
-                            "min f over the shell " + std::to_string(out.shell_min) + " <= l - L(p*) = " +
-                                std::to_string(out.level_gap) + " (lambda " + std::to_string(out.lambda) + ", T3 " +
-                                std::to_string(T3) + ", R_b " + std::to_string(R) + ", perturbation " +
-                                std::to_string(out.perturbation) + ")");
+                            "min f over the shell " + detail::fmt(out.shell_min) + " > l - L(p*) = " +
+                                detail::fmt(out.level_gap),
+                            "min f over the shell " + detail::fmt(out.shell_min) + " <= l - L(p*) = " +
+                                detail::fmt(out.level_gap) + " (lambda " + detail::fmt(out.lambda) + ", T3 " +
+                                detail::fmt(T3) + ", R_b " + detail::fmt(R) + ", perturbation " +
+                                detail::fmt(out.perturbation) + ")");
     } else {
         out.shell = ProofResult::not_proven("no shell: R_s <= 0");
     }
