@@ -103,6 +103,17 @@ double plain_loss(const SquareNetData& data, const Eigen::MatrixXd& W, const Eig
     const Eigen::MatrixXd Z = W * data.X;
     return mid(data.c) * (Z.array().square().matrix().transpose() * v - data.y).squaredNorm();
 }
+// The trap input at a hand-off state (active neuron 0, step 0.005), with the loss of its exact doubles widened far
+// beyond the double rounding of this small sum.
+PlateauTrapInput trap_input(const SquareNetData& data, const HandOff& ho) {
+    PlateauTrapInput in;
+    in.active = 0;
+    in.W = ho.W;
+    in.v = ho.v;
+    in.h = IntervalD::from_decimal("0.005");
+    in.loss = inflate(IntervalD::exact(plain_loss(data, ho.Wd, ho.vd)), 1e-12);
+    return in;
+}
 }  // namespace
 
 TEST_CASE("the plateau trap closes near p* with small other neurons, and the plain GD run stays in its region",
@@ -217,12 +228,7 @@ TEST_CASE("the trap's kappa_a and T3 bound ||M(r_a)|| and |D^3 L1[u^3]| at sampl
     REQUIRE(p.status == ProofStatus::proven);
     const RestrictedHessian rh = restricted_hessian_positive(data, p);
     REQUIRE(rh.status == ProofStatus::proven);
-    const HandOff ho = hand_off(p, 5, 1e-3, 1e-6);
-    PlateauTrapInput in;
-    in.W = ho.W;
-    in.v = ho.v;
-    in.h = IntervalD::from_decimal("0.005");
-    in.loss = inflate(IntervalD::exact(plain_loss(data, ho.Wd, ho.vd)), 1e-12);
+    PlateauTrapInput in = trap_input(data, hand_off(p, 5, 1e-3, 1e-6));
     in.radius = 0.02;
     const PlateauTrap t = prove_plateau_trap(data, p, rh, in);
     REQUIRE(t.kappa_active > 0);
