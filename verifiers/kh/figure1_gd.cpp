@@ -93,13 +93,24 @@ void run(cert::Context& ctx) {
         .within({"|w0|", sqrt(dir2)}, cert::exact("1 - 1e-12", "0.999999999999"), cert::exact("1 + 1e-12", "1.000000000001"));
 
     // ---- the GD run: certified tube and the plain double run beside it ---------------------------------------
+    const PlainGdRun plain = run_plain_gd_nonrigorous(s, N, block, {i1, i2, N});
     nets::SquareNetGdOptions opt;
     opt.promote_norm = mid(in.interval_d("promote_norm"));
+    // The frame_neurons largest neurons of the plain run's last iterate in the Lohner frame from step 0 (a choice
+    // from the non-rigorous run; any choice is sound, only the widths differ).
+    if (in.has("frame_neurons")) {
+        const Eigen::VectorXd last = plain.W.back().rowwise().squaredNorm() + plain.v.back().cwiseAbs2();
+        std::vector<int> order(static_cast<std::size_t>(m));
+        for (int j = 0; j < m; ++j) order[static_cast<std::size_t>(j)] = j;
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return last(a) > last(b); });
+        for (long k = 0; k < std::min<long>(in.integer("frame_neurons"), m); ++k)
+            opt.lohner_from_start.push_back(order[static_cast<std::size_t>(k)]);
+        std::sort(opt.lohner_from_start.begin(), opt.lohner_from_start.end());
+    }
     ctx.progress.begin("certified GD");
     const bool trap = in.has("trap");
     const CertifiedGdRun run = run_certified_gd(s, N, block, trap ? std::vector<long>{i1, i2, N} : std::vector<long>{i1, i2}, opt);
     ctx.progress.finish();
-    const PlainGdRun plain = run_plain_gd_nonrigorous(s, N, block, {i1, i2});
     rep.step("GD tube to the last iterate", "[docs/kh.md#rigorous-gd-with-shared-matrix-coupling]")
         .result(run.completed ? ProofResult::proven(run.reason) : ProofResult::not_proven(run.reason));
     rep.note("balance drift check (C_j = |w_j|^2 - 2 v_j^2 against its enclosed per-step drift, a self-check): " +
@@ -274,6 +285,7 @@ int main(int argc, char** argv) {
             {.name = "steps", .type = KeyType::integer, .description = "GD iterations certified", .constraint = Constraint::positive},
             {.name = "loss_block", .type = KeyType::integer, .description = "iterates per loss enclosure block", .constraint = Constraint::positive},
             {.name = "promote_norm", .type = KeyType::number, .description = "box -> Lohner frame above this neuron norm", .constraint = Constraint::positive},
+            {.name = "frame_neurons", .type = KeyType::integer, .description = "this many neurons (the largest at the plain run's last iterate) in the Lohner frame from step 0", .required = false},
             {.name = "i1", .type = KeyType::integer, .description = "iterate just before the escape"},
             {.name = "i2", .type = KeyType::integer, .description = "iterate just after reaching the first saddle"},
             {.name = "plateau1_last", .type = KeyType::integer, .description = "last iterate of the claimed first plateau"},

@@ -103,6 +103,17 @@ double plain_loss(const SquareNetData& data, const Eigen::MatrixXd& W, const Eig
     const Eigen::MatrixXd Z = W * data.X;
     return mid(data.c) * (Z.array().square().matrix().transpose() * v - data.y).squaredNorm();
 }
+// The trap input at a hand-off state (active neuron 0, step 0.005), with the loss of its exact doubles widened far
+// beyond the double rounding of this small sum.
+PlateauTrapInput trap_input(const SquareNetData& data, const HandOff& ho) {
+    PlateauTrapInput in;
+    in.active = 0;
+    in.W = ho.W;
+    in.v = ho.v;
+    in.h = IntervalD::from_decimal("0.005");
+    in.loss = inflate(IntervalD::exact(plain_loss(data, ho.Wd, ho.vd)), 1e-12);
+    return in;
+}
 }  // namespace
 
 TEST_CASE("the plateau trap closes near p* with small other neurons, and the plain GD run stays in its region",
@@ -209,4 +220,51 @@ TEST_CASE("the small-neuron escape bound is not proven over a region whose resid
         INFO("radius " << radius << ": " << eb.reason);
         CHECK((eb.status == ProofStatus::proven) == (radius < 1));
     }
+}
+
+TEST_CASE("the trap's kappa_a and T3 bound ||M(r_a)|| and |D^3 L1[u^3]| at sampled points of the trap ball", "[kh][trap]") {
+    const SquareNetData data = square_net_fixture::data(10, 20, 3);
+    const OneNeuronSaddle p = figure1_saddle(data);
+    REQUIRE(p.status == ProofStatus::proven);
+    const RestrictedHessian rh = restricted_hessian_positive(data, p);
+    REQUIRE(rh.status == ProofStatus::proven);
+    PlateauTrapInput in = trap_input(data, hand_off(p, 5, 1e-3, 1e-6));
+    in.radius = 0.02;
+    const PlateauTrap t = prove_plateau_trap(data, p, rh, in);
+    REQUIRE(t.kappa_active > 0);
+    REQUIRE(t.T3 > 0);
+    const int d = 10, n = 20;
+    const double c = 1.0 / n;
+    Eigen::VectorXd a_star(d + 1);
+    a_star.head(d) = linalg::mid<IntervalD>(p.w);
+    a_star(d) = mid(p.v);
+    nets::RandomStream rs(11, "test/trap_bounds", 0);
+    double kmax = 0, t3max = 0;
+    for (int sample = 0; sample < 300; ++sample) {
+        Eigen::VectorXd e(d + 1), u(d + 1);
+        for (int k = 0; k <= d; ++k) {
+            e(k) = rs.gaussian();
+            u(k) = rs.gaussian();
+        }
+        const Eigen::VectorXd xi = a_star + (0.02 * (sample % 3 == 0 ? 1.0 : rs.uniform01()) / e.norm()) * e;
+        u.normalize();
+        const Eigen::VectorXd w = xi.head(d), dw = u.head(d);
+        const double v = xi(d), dv = u(d);
+        const Eigen::VectorXd z = data.X.transpose() * w, s = data.X.transpose() * dw;
+        const Eigen::VectorXd r = v * z.array().square().matrix() - data.y;
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(data.X * r.asDiagonal() * data.X.transpose());
+        kmax = std::max(kmax, es.eigenvalues().cwiseAbs().maxCoeff());
+        double d3 = 0;  // c sum (6 r' r'' + 2 r r''') along u
+        for (int i = 0; i < n; ++i) {
+            const double r1 = 2 * v * z(i) * s(i) + z(i) * z(i) * dv, r2 = 2 * v * s(i) * s(i) + 4 * z(i) * s(i) * dv;
+            d3 += c * (6 * r1 * r2 + 2 * r(i) * 6 * dv * s(i) * s(i));
+        }
+        t3max = std::max(t3max, std::abs(d3));
+    }
+    INFO("kappa_a " << t.kappa_active << " vs sampled " << kmax << "; T3 " << t.T3 << " vs sampled " << t3max);
+    CHECK(kmax <= t.kappa_active);
+    CHECK(t3max <= t.T3);
+    // Not vacuous: both bounds within a factor 10 of the sampled values.
+    CHECK(t.kappa_active < 10 * kmax);
+    CHECK(t.T3 < 10 * t3max);
 }

@@ -1,6 +1,8 @@
 // Trapping ingredients at the first saddle of v^T (W x)^2; see square_net_trap.hpp for the derivations.
 #include "flowcert/proofs/kh/square_net_trap.hpp"
 
+#include "flowcert/proofs/kh/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -64,7 +66,7 @@ RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const O
 
 EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD& active_box,
                                       const std::vector<double>& rho0, const std::vector<double>& rho_max,
-                                      const IntervalD& b) {
+                                      const IntervalD& b, double kappa_active_upper) {
     EscapeBound out;
     const int d = data.input_dim(), n = data.samples();
     if (active_box.size() != d + 1 || rho0.size() != rho_max.size())
@@ -90,7 +92,7 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
         x2max = max(x2max, x2);
     }
     const IntervalD mdr = x2max * eg.eigenvalues.back() * pert;
-    const double ka = std::max(mag(er.eigenvalues.front()), mag(er.eigenvalues.back()));
+    const double ka = std::min(std::max(mag(er.eigenvalues.front()), mag(er.eigenvalues.back())), kappa_active_upper);
     out.kappa_active = ka;
     out.kappa = IntervalD::bounds(0, (IntervalD::exact(ka) + mdr).upper());
     // L over R: L = c |r_a + dr|^2 >= c (|r_a| - |dr|)^2 with |dr|_2 <= sum_i |dr_i| <= the bound above
@@ -120,9 +122,64 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
     return out;
 }
 
+double active_matrix_norm_bound(const SquareNetData& data, const OneNeuronSaddle& p, const IVectorD& U, double R) {
+    const int d = data.input_dim(), n = data.samples();
+    if (!p.M_eigenvalues_proven || p.M_eigenvalues.empty()) return std::numeric_limits<double>::infinity();
+    const double eig_star = std::max(mag(p.M_eigenvalues.front()), mag(p.M_eigenvalues.back()));
+    IntervalD G(0);  // max_i sup_U |grad r_i|
+    for (int i = 0; i < n; ++i) {
+        IntervalD z(0), x2(0);
+        for (int k = 0; k < d; ++k) {
+            z = z + U(k) * IntervalD::exact(data.X(k, i));
+            x2 = x2 + sqr(IntervalD::exact(data.X(k, i)));
+        }
+        G = max(G, sqrt(IntervalD(4) * sqr(U(d)) * sqr(z) * x2 + pow(z, 4)));
+    }
+    const IntervalD lamX = linalg::lambda_max_enclosure<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
+    return (IntervalD::exact(eig_star) + lamX * G * IntervalD::exact(R)).upper();
+}
+
 namespace {
 
 IntervalD upper_only(double x) { return IntervalD::bounds(0, x); }
+
+// An upper bound of |D^3 L1[u, u, u]| over U, |u| = 1, from the expansion (u = (dw, dv), s_i = x_i^T dw, z_i = w^T x_i)
+//     D^3 L1[u^3] = c sum_i (6 r_i' r_i'' + 2 r_i r_i''')
+//                 = c (24 v^2 sum z_i s_i^3 + 60 v dv sum z_i^2 s_i^2 + 24 dv^2 sum z_i^3 s_i + 12 dv dw^T M(r_a) dw)
+// (r' = 2 v z s + z^2 dv, r'' = 2 v s^2 + 4 z s dv, r''' = 6 dv s^2), with
+//     |sum z s^3| <= C3 |dw|^3, C3 = min(sqrt(x2) lambda_max(X diag|z| X^T), sqrt(Q lambda_X x2)),
+//     |sum z^2 s^2| <= Q |dw|^2, Q = lambda_max(X diag(z^2) X^T),  |sum z^3 s| <= |X z^3| |dw|,
+//     |dw^T M dw| <= kappa_a |dw|^2,
+// maximized over a = |dw| in [0, 1], b = |dv| = sqrt(1 - a^2) on 64 pieces.
+double third_derivative_bound(const SquareNetData& data, const IVectorD& z, double V, double kappa_a,
+                              const IntervalD& x2, const IntervalD& lamX) {
+    const int d = data.input_dim(), n = data.samples();
+    IVectorD z2(n), za(n);
+    for (int i = 0; i < n; ++i) {
+        z2(i) = sqr(z(i));
+        za(i) = IntervalD::exact(mag(z(i)));
+    }
+    const IntervalD Q = upper_only(linalg::lambda_max_enclosure<IntervalD>(residual_matrix(data, z2)).upper());
+    const IntervalD Cz = upper_only(linalg::lambda_max_enclosure<IntervalD>(residual_matrix(data, za)).upper());
+    const IntervalD C3 = upper_only(min(sqrt(x2) * Cz, sqrt(Q * lamX * x2)).upper());
+    IntervalD l2(0);
+    for (int k = 0; k < d; ++k) {
+        IntervalD acc(0);
+        for (int i = 0; i < n; ++i) acc = acc + pow(z(i), 3) * IntervalD::exact(data.X(k, i));
+        l2 = l2 + sqr(acc);
+    }
+    const IntervalD ell = sqrt(l2), Vi = upper_only(V), ka = upper_only(kappa_a);
+    double best = 0;
+    constexpr int pieces = 64;
+    for (int k = 0; k < pieces; ++k) {
+        const IntervalD a = IntervalD::bounds(k, k + 1) / IntervalD(pieces);
+        const IntervalD b = sqrt(max(IntervalD(0), IntervalD(1) - sqr(a)));
+        const IntervalD g = IntervalD(24) * sqr(Vi) * C3 * pow(a, 3) + IntervalD(60) * Vi * Q * sqr(a) * b +
+                            IntervalD(24) * ell * a * sqr(b) + IntervalD(12) * ka * sqr(a) * b;
+        best = std::max(best, (data.c * g).upper());
+    }
+    return best;
+}
 
 // f(r) = lambda/2 (r^2 - alpha^2) - T3 r^3 / 6 with alpha = min(r, (dC + 2 r^2) / nmin), over the interval r.
 IntervalD shell_lower(const IntervalD& r, double lambda, double T3, double dC, double nmin) {
@@ -189,9 +246,11 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     // passes (any R_b is sound: the checks below decide).
     double R = in.radius > 0 ? in.radius : std::max(out.handoff_distance * 1.05, 1e-4);
     IVectorD U(d + 1);
-    double T3 = 0, V = 0, W2 = 0, Gmax = 0;
+    double T3 = 0, V = 0, W2 = 0, Gmax = 0, ka = std::numeric_limits<double>::infinity();
     IntervalD JFa(0);
-    for (int pass = 0; pass < (in.radius > 0 ? 1 : 4); ++pass) {
+    // Every bound below is computed over the U of the final R (the last pass does not update R).
+    const int passes = in.radius > 0 ? 1 : 5;
+    for (int pass = 0; pass < passes; ++pass) {
         for (int k = 0; k < d; ++k) U(k) = inflate(p.w(k), R);
         U(d) = inflate(p.v, R);
         IVectorD z(n), g(n), z3(n);
@@ -230,25 +289,36 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
         const IntervalD gmax = linalg::lambda_max_enclosure<IntervalD>(G);
         Gmax = gmax.upper();
         const IntervalD Vi = IntervalD::exact(V), Zi = IntervalD::exact(Z);
-        T3 = (c * (IntervalD(6) * sqrt(upper_only(gmax.upper())) *
-                       sqrt(lamX * max(IntervalD(8) * sqr(Vi) * x2, IntervalD(32) * sqr(Zi))) +
-                   IntervalD::from_decimal("4.62") * IntervalD::exact(Ra) * lamX))
-                 .upper();
-        if (in.radius <= 0)
+        // ||M(r_a)|| over U: the centred form, or max |r_a,i| lambda_X.
+        ka = std::min(active_matrix_norm_bound(data, p, U, R), (IntervalD::exact(Ra) * lamX).upper());
+        // T3: the smaller of the Cauchy-Schwarz bound (6 |r'| |r''| + 4.62 ||M(r_a)||) and the expanded one.
+        T3 = std::min((c * (IntervalD(6) * sqrt(upper_only(gmax.upper())) *
+                                sqrt(lamX * max(IntervalD(8) * sqr(Vi) * x2, IntervalD(32) * sqr(Zi))) +
+                            IntervalD::from_decimal("4.62") * IntervalD::exact(ka)))
+                          .upper(),
+                      third_derivative_bound(data, z, V, ka, x2, lamX));
+        if (pass + 1 < passes)
             R = std::max((IntervalD(2) * IntervalD::exact(out.lambda) / IntervalD::exact(T3)).lower(),
                          out.handoff_distance * 1.05);
-    }
-    if (in.radius <= 0) {  // U was computed for the last R before its update: recompute U for the final R
-        for (int k = 0; k < d; ++k) U(k) = inflate(p.w(k), R);
-        U(d) = inflate(p.v, R);
     }
     out.T3 = T3;
     out.outer_radius = R;
     out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
-                          "the hand-off active neuron is " + std::to_string(out.handoff_distance) +
-                              " from p*, more than R_b = " + std::to_string(R));
+                          "the hand-off active neuron is " + detail::fmt(out.handoff_distance) +
+                              " from p*, more than R_b = " + detail::fmt(R));
     // (a) kappa over R and the escape steps K.
-    const EscapeBound eb = small_neuron_escape_bound(data, U, rho0, rho_max, b);
+    // With beta and K of rho_max_j = growth rho_j, every neuron gets the radius its comparison sequence reaches
+    // in those K steps, 1 / (1/rho_j - beta K) <= growth rho_j: a smaller region (kappa, so beta, only decrease),
+    // on which the bound is proven again.
+    EscapeBound eb = small_neuron_escape_bound(data, U, rho0, rho_max, b, ka);
+    if (eb.status == ProofStatus::proven && eb.min_steps > 0) {
+        const IntervalD bK = IntervalD::exact(eb.beta) * IntervalD::exact(static_cast<double>(eb.min_steps));
+        for (std::size_t j = 0; j < rho0.size(); ++j) {
+            const IntervalD den = IntervalD(1) / IntervalD::exact(rho0[j]) - bK;
+            if (den.lower() > 0) rho_max[j] = std::min(rho_max[j], (IntervalD(1) / den).upper());
+        }
+        eb = small_neuron_escape_bound(data, U, rho0, rho_max, b, ka);
+    }
     out.escape = {eb.status, eb.reason};
     if (eb.status != ProofStatus::proven) {
         out.reason = "escape bound: " + eb.reason;
@@ -269,7 +339,7 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     const IntervalD Lam = IntervalD(2) * c * (JF + IntervalD(2) * kap * blockmax);
     out.Lambda = Lam.upper();
     const double hL = (in.h * Lam).upper();
-    out.descent = premise(hL <= 2, "h Lambda = " + std::to_string(hL) + " <= 2", "h Lambda = " + std::to_string(hL) + " > 2");
+    out.descent = premise(hL <= 2, "h Lambda = " + detail::fmt(hL) + " <= 2", "h Lambda = " + detail::fmt(hL) + " > 2");
     // (d) level and perturbation.
     IntervalD pert(0);
     for (double r : rho_max) pert = pert + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
@@ -283,7 +353,10 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     for (double r : rho_max) drs = drs + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
     const IntervalD Gi = upper_only(Gmax);
     const IntervalD Lam1 = IntervalD(2) * c * (Gi + IntervalD(2) * IntervalD::exact(out.kappa_active) * (Vi + sqrt(W2i)));
-    out.sigma = (in.h * (Lam1 * IntervalD::exact(R) + IntervalD(2) * c * sqrt(Gi) * lamX * drs)).upper();
+    // a_k lies in the inner ball (the shell lemma), so |a_k - p*| <= R_s in the gradient bound: R_s + sigma <= R_b
+    // with sigma = h (Lambda_1 R_s + e) gives R_s = (R_b - h e) / (1 + h Lambda_1).
+    const IntervalD e_dr = IntervalD(2) * c * sqrt(Gi) * lamX * drs;
+    const IntervalD Rs = (IntervalD::exact(R) - in.h * e_dr) / (IntervalD(1) + in.h * Lam1);
     // (c) balance band: M w = M(r_a) w + M(dr) w with 4c v M(r_a) w = grad_w L1 and 2c w^T M(r_a) w = dL1/dv, so
     // |M w| <= Lambda_1 R_b / (4c |v|_min) + ||M(dr)|| sqrt W2, |w^T M w| <= Lambda_1 R_b / (2c) + ||M(dr)|| W2,
     // ||M(dr)|| <= max_i |x_i|^2 lambda_X sum_j 0.2722 rho_max_j^3.
@@ -301,18 +374,20 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
         total = min(total, tel);
     }
     out.balance_band = (upper_only(mag(C0 - p.balance)) + total).upper();
-    out.inner_radius = (IntervalD::exact(R) - IntervalD::exact(out.sigma)).lower();
-    out.step_inside = premise(out.inner_radius > 0, "R_s = R_b - sigma > 0", "the step length sigma exceeds R_b");
+    out.inner_radius = Rs.lower();
+    out.sigma = (in.h * (Lam1 * IntervalD::exact(std::max(out.inner_radius, 0.0)) + e_dr)).upper();
+    out.step_inside = premise(out.inner_radius > 0 && out.inner_radius + out.sigma <= R,
+                              "R_s > 0 and R_s + sigma(R_s) <= R_b", "the step length sigma exceeds R_b");
     // (e) the shell.
     if (out.inner_radius > 0) {
         out.shell_min = shell_min_over(out.inner_radius, R, 64, out.lambda, T3, out.balance_band, nmin);
         out.shell = premise(out.shell_min > out.level_gap,
-                            "min f over the shell " + std::to_string(out.shell_min) + " > l - L(p*) = " +
-                                std::to_string(out.level_gap),
-                            "min f over the shell " + std::to_string(out.shell_min) + " <= l - L(p*) = " +
-                                std::to_string(out.level_gap) + " (lambda " + std::to_string(out.lambda) + ", T3 " +
-                                std::to_string(T3) + ", R_b " + std::to_string(R) + ", perturbation " +
-                                std::to_string(out.perturbation) + ")");
+                            "min f over the shell " + detail::fmt(out.shell_min) + " > l - L(p*) = " +
+                                detail::fmt(out.level_gap),
+                            "min f over the shell " + detail::fmt(out.shell_min) + " <= l - L(p*) = " +
+                                detail::fmt(out.level_gap) + " (lambda " + detail::fmt(out.lambda) + ", T3 " +
+                                detail::fmt(T3) + ", R_b " + detail::fmt(R) + ", perturbation " +
+                                detail::fmt(out.perturbation) + ")");
     } else {
         out.shell = ProofResult::not_proven("no shell: R_s <= 0");
     }

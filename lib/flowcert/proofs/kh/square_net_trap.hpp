@@ -25,6 +25,7 @@
 
 #include <flowcert/proofs/kh/square_net_saddle.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,19 @@ struct EscapeBound {
     long min_steps = 0;
 };
 // Region: the active neuron in `active_box` (size d + 1), small neuron j with rho_j <= rho_max[j]; rho0[j] the
-// upper bound on rho_j at the start; b = 2 c h.
+// upper bound on rho_j at the start; b = 2 c h. kappa_active_upper: a bound the caller has proven on ||M(r_a)||_2 over
+// the active part of the region (active_matrix_norm_bound); the smaller of it and the eigenvalues of the interval
+// matrix M(r_a over U) is used.
 EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD& active_box,
                                       const std::vector<double>& rho0, const std::vector<double>& rho_max,
-                                      const IntervalD& b);
+                                      const IntervalD& b,
+                                      double kappa_active_upper = std::numeric_limits<double>::infinity());
+
+// An upper bound of ||M(r_a(xi))||_2 over the active neurons xi in the box U with |xi - p*| <= R (centred form):
+// ||M(r_a(xi))|| <= max |eig M(r*)| + ||M(r_a(xi) - r*)|| and ||X diag(delta) X^T||_2 <= |delta|_inf lambda_max(X X^T),
+// |r_i(xi) - r_i(p*)| <= R sup_U |grad r_i|, |grad r_i|^2 = 4 v^2 z_i^2 |x_i|^2 + z_i^4 (the segment lies in the ball,
+// the ball in U). +inf when eig M(r*) is not enclosed.
+double active_matrix_norm_bound(const SquareNetData& data, const OneNeuronSaddle& p, const IVectorD& U, double R);
 
 // The plateau trap [docs/kh.md#plateau-trap]: from a certified hand-off iterate theta_0 (hulls of all neurons, one
 // active neuron near the one-neuron saddle p* with balance C* = |w*|^2 - 2 v*^2), the GD iterates stay for K more
@@ -77,9 +87,14 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
 //      (n*.Delta = C - C* - (|Dw|^2 - 2 Dv^2)), lambda the restricted-Hessian bound and T3 >= |D^3 L1[u,u,u]|
 //      over U, |u| = 1: D^3 L1[u^3] = c sum_i (6 r_i' r_i'' + 2 r_i r_i'''), bounded by
 //      T3 = c (6 sqrt(||J_a^T J_a||) sqrt(lambda_X max(8 V^2 x2, 32 Z^2)) + 4.62 R_a lambda_X);
-//  (f) step: |a_{k+1} - a_k| = h |grad_a L| <= sigma = h (Lambda_1 R_b + 2c ||J_a|| |dr|_2), with grad L1(p*) = 0,
-//      Lambda_1 = 2c (||J_a^T J_a|| + 2 kappa_a (V + sqrt W2)) >= ||Hess L1|| over U and
-//      |dr|_2 <= lambda_X sum_j (2/(3 sqrt 6)) rho_max_j^3; R_s = R_b - sigma > 0.
+//  (f) step: for a_k in the inner ball, |a_{k+1} - a_k| = h |grad_a L| <= sigma = h (Lambda_1 R_s + 2c ||J_a|| |dr|_2),
+//      with grad L1(p*) = 0, Lambda_1 = 2c (||J_a^T J_a|| + 2 kappa_a (V + sqrt W2)) >= ||Hess L1|| over U and
+//      |dr|_2 <= lambda_X sum_j (2/(3 sqrt 6)) rho_max_j^3; R_s = (R_b - h e) / (1 + h Lambda_1) > 0 (R_s + sigma = R_b).
+//  kappa_a (||M(r_a)||_2 over the ball) is the smaller of max |r_a,i| lambda_X, the eigenvalues of the interval M(r_a(U))
+//  and the centred form of active_matrix_norm_bound; T3 the smaller of the bound above and the expanded one of
+//  square_net_trap.cpp (third_derivative_bound). With beta, K from rho_max_j = growth rho_j, every rho_max_j is then
+//  lowered to 1 / (1/rho_j - beta K), the radius its comparison sequence reaches in K steps (the bound proven again
+//  on that smaller region).
 // Then a_k in R (by (e) with (c), (d)) lies in the inner ball, a_{k+1} in the outer one (f), theta_{k+1} in R (a),
 // L does not increase (b): the plateau lasts at least K steps past theta_0, L_k in
 // [L1*_lo + min_{r <= R_s} f(r) - pert, L(theta_0)_hi].
@@ -90,7 +105,7 @@ struct PlateauTrapInput {
     IntervalD loss;       // enclosure of L at the hand-off iterate
     IntervalD h;          // GD step
     double radius = 0;    // R_b; <= 0: 2 lambda / T3 (the maximum of lambda r^2 / 2 - T3 r^3 / 6)
-    double growth = 2;    // rho_max_j = growth * rho_j(theta_0)
+    double growth = 2;    // rho_max_j <= growth * rho_j(theta_0) (the largest other neuron gets it)
 };
 struct PlateauTrap {
     ProofStatus status = ProofStatus::not_proven;
