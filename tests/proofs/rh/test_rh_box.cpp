@@ -145,3 +145,49 @@ TEST_CASE("n = 16: the box certifies a ratio band for kappa = eps from 1/100 to 
         }
     }
 }
+
+TEST_CASE("sweep instances whose G / tau lies in the box have their own certified ratio inside the box band (power law, n = 8)",
+          "[rh][box]") {
+    // The power law lambda_k = k^-1/2 of gap_sweep_power_law_fast (seeds 200..), eta tau = 1/2, c tau = 1/2, n = 8,
+    // box kappa = eps = 1/100; at d = 64000 (tau ~ 505) G / tau fluctuates by ~0.01, at d = 512000 by ~0.004.
+    BoxSpec spec;
+    spec.n = 8;
+    spec.kappa = "1/100";
+    spec.eps = "1/100";
+    spec.c = "1/2";
+    const BoxRun b = run_all(box_instance(spec));
+    INFO(b.pattern.tail.reason << " | " << b.ball.status.reason);
+    REQUIRE(b.ball.status.is_proven());
+    BoxSpec other = spec;  // the box of another step size: its band is not a statement about these instances
+    other.h = "1/4";
+    const BoxRun bo = run_all(box_instance(other));
+    REQUIRE(bo.ball.status.is_proven());
+    int in_box = 0, outside = 0;
+    for (long d : {64000L, 512000L})
+        for (std::uint64_t seed = 200; seed < 202; ++seed) {
+            nets::rh::InstanceSpec s = rh_fixture::spec_of(seed, 8, d);
+            s.covariance.kind = "power_law";
+            s.covariance.alpha = "1/2";
+            s.eta_d = "1/2";
+            s.init_scale = "1/2";
+            s.init_per_trace = true;
+            const nets::rh::Instance inst = nets::rh::make_instance(s);
+            const BoxRun r = run_all(inst);
+            REQUIRE(r.gap.status.is_proven());
+            const ProofResult member = data_in_box(spec, inst);
+            INFO("d = " << d << ", seed " << seed << ": " << member.reason << ", ratio " << to_string(r.gap.ratio_n_minus_trace, 8)
+                        << ", band " << to_string(b.ball.ratio_n_minus, 8));
+            CHECK(!data_in_box(other, inst).is_proven());  // eta tau = 1/2 is not in the h = 1/4 box
+            if (!member.is_proven()) {
+                ++outside;
+                continue;
+            }
+            ++in_box;
+            CHECK(inside(r.gap.ratio_n_minus_trace, b.ball.ratio_n_minus));
+            CHECK(!inside(r.gap.ratio_n_minus_trace, bo.ball.ratio_n_minus));  // the wrong band misses it: the check can fail
+        }
+    WARN("power law n = 8, box 1/100: " << in_box << " instances in the box, " << outside << " not; band " << to_string(b.ball.ratio_n_minus, 6)
+                                        << ", band of h = 1/4: " << to_string(bo.ball.ratio_n_minus, 6));
+    CHECK(in_box >= 1);
+    CHECK(outside >= 1);
+}
