@@ -46,7 +46,7 @@ TEST_CASE("spectrum sums enclose the exact sums (isotropic exactly, power law by
     const SpectrumSums iso = spectrum_sums(SpectrumFamily{}, 12345);
     CHECK((lower(iso.trace) == 12345 && upper(iso.trace) == 12345 && lower(iso.trace_sq) == 12345));
     for (const char* alpha : {"0", "1/4", "1/2", "1", "3/2"})
-        for (long long d : {1LL, 2LL, 10LL, 1000LL, 100000LL}) {
+        for (long long d : {1LL, 2LL, 10LL, 1000LL, 20000LL}) {
             const SpectrumSums s = spectrum_sums(power_law(alpha), d);
             const Mp a = Mp(IntervalD::from_decimal(alpha).lower());  // the alphas above are exact doubles
             Mp t = 0, t2 = 0;
