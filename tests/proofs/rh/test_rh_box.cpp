@@ -191,3 +191,29 @@ TEST_CASE("sweep instances whose G / tau lies in the box have their own certifie
     CHECK(in_box >= 1);
     CHECK(outside >= 1);
 }
+
+TEST_CASE("the box hypotheses are the values at the worst symmetric members (attained)", "[rh][box]") {
+    BoxSpec spec = box_n8();
+    spec.kappa = "1/50";
+    spec.eps = "1/20";
+    const BoxHypotheses hy = box_hypotheses(spec);
+    const double k = 0.02, e = 0.05;
+    auto member = [&](double diag, double off) {
+        linalg::IMatrixD G(8, 8);
+        for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j) G(i, j) = i == j ? IntervalD::from_decimal(diag > 1 ? "51/50" : "49/50")
+                                                         : IntervalD::from_decimal(off > 0 ? "1/20" : "-1/20");
+        return box_member(spec, G);
+    };
+    const IntervalD step = step_size_ratio(member(1 + k, e));     // (1 + kappa) I + eps (J - I): lambda_max = 1 + kappa + 7 eps
+    const IntervalD init = initial_activity(member(1 - k, -e));   // (1 - kappa) I - eps (J - I): row sums 1 - kappa - 7 eps
+    const IntervalD orth = near_orthogonality(member(1 - k, e));  // eps / (1 - kappa)
+    INFO("step " << to_string(step, 10) << " vs " << to_string(hy.step_sup, 10) << "; init " << to_string(init, 10) << " vs "
+                 << to_string(hy.init_inf, 10) << "; orth " << to_string(orth, 10) << " vs " << to_string(hy.eps_sup, 10));
+    CHECK(upper(step) <= upper(hy.step_sup) * (1 + 1e-12));
+    CHECK(lower(step) >= lower(hy.step_sup) * (1 - 1e-6));  // attained (up to the eigenvalue enclosure)
+    CHECK(std::abs(mid(init) - mid(hy.init_inf)) <= 1e-9);
+    CHECK(std::abs(mid(orth) - mid(hy.eps_sup)) <= 1e-12);
+    CHECK(std::abs(mid(hy.step_sup) - 0.5 * (1 + k + 7 * e)) <= 1e-9);
+    CHECK(std::abs(mid(hy.init_inf) - 0.5 * (1 - k - 7 * e)) <= 1e-9);
+}

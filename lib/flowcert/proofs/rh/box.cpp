@@ -72,7 +72,8 @@ Instance box_member(const BoxSpec& spec, const linalg::IMatrixD& normalized_gram
 
 BoxHypotheses box_hypotheses(const BoxSpec& spec) {
     const IntervalD kappa = IntervalD::from_decimal(spec.kappa), eps = IntervalD::from_decimal(spec.eps);
-    const IntervalD h = IntervalD::from_decimal(spec.h), c = IntervalD::from_decimal(spec.c);
+    const Instance box = box_instance(spec);
+    const IntervalD &h = box.eta, &c = box.init_c;  // h and c~ as widened in the box
     const IntervalD spread = IntervalD(spec.n - 1) * eps;
     return {eps / (IntervalD(1) - kappa), h * (IntervalD(1) + kappa + spread), c * (IntervalD(1) - kappa - spread)};
 }

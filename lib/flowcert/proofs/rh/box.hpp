@@ -46,7 +46,7 @@ Instance box_member(const BoxSpec& spec, const linalg::IMatrixD& normalized_gram
 // eps / (1 - kappa), eta lambda_max(G) <= h lambda_max(I + E) <= h (1 + kappa + (n - 1) eps) (Gershgorin),
 // min_i <w(0), x_i> = c~ min_i ((I + E) 1)_i >= c~ (1 - kappa - (n - 1) eps); each bound is attained by a
 // symmetric member (E = -+kappa I +- eps (J - I)), so "every member satisfies the hypothesis" is decided
-// exactly: proven, or disproven by that member.
+// exactly: proven, or disproven by that member (h and c~ as widened in box_instance).
 struct BoxHypotheses {
     IntervalD eps_sup;   // eps / (1 - kappa)
     IntervalD step_sup;  // h (1 + kappa + (n - 1) eps)
