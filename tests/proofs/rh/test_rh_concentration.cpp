@@ -91,6 +91,16 @@ TEST_CASE("each Laurent-Massart tail lies above a Monte Carlo estimate, and e^-4
         CHECK(below < bound);
         CHECK(above > std::exp(-4 * x));  // a bound four times too steep in the exponent would fail the comparison
         CHECK(below > std::exp(-4 * x));
+        // the library's per-entry diagonal terms (n = 1) at kappa tau = hi: the same tails through box_failure_bound
+        const SpectrumSums sums = spectrum_sums(fam == 0 ? SpectrumFamily{} : power_law("1/2"), d);
+        const IntervalD kappa = IntervalD::exact(hi) / sums.trace;
+        const BoxProbability p = box_failure_bound(1, kappa, kappa, sums);
+        const auto [below_k, above_k] = chi_square_tails(a, -hi, hi, 20000, 27 + fam);
+        INFO("library: e^-s^2 = " << upper(p.p_diag_upper) << " (s^2 = " << to_string(p.s2_diag_upper, 6) << "), e^-x_- = "
+                                  << upper(p.p_diag_lower) << "; MC " << above_k << ", " << below_k);
+        CHECK(above_k < upper(p.p_diag_upper));
+        CHECK(below_k < upper(p.p_diag_lower));
+        CHECK(upper(p.p_diag_upper) < 0.45);  // s^2 ~ 1 here: the comparison is not vacuous
     }
 }
 
