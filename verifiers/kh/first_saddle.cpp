@@ -165,23 +165,15 @@ void run(cert::Context& ctx) {
     if (static_cast<int>(ks.size()) != s.P) in.fail("kkt_start", "need one entry per parameter");
     Eigen::VectorXd u0(s.P);
     for (int j = 0; j < s.P; ++j) u0(j) = mid(IntervalD::from_decimal(ks[j]));
-    const KktCandidateNonrigorous cand = polish_kkt_point_nonrigorous(ncf_d, u0, 20);
-    const KktExistence<IntervalD> ex = prove_kkt_point(ncf, cand.u, cand.mu);
     // The corollaries' hypotheses (the setting of Theorem 4/10): w* a Delta-second-order positive KKT point of (4)
     // and w0 in S(w*); then the hypotheses on p(t) (section 2).
-    rep.hypothesis("w* is a first-order KKT point of (4) (unique in its box)", "[KH2025, Sec. 2; Krawczyk 1969]")
-        .result({ex.status, ex.reason});
-    if (ex.status != ProofStatus::proven) return;
-    const TangentSpectrum<IntervalD> ts = tangent_spectrum(ncf, ex.u);
-    const IntervalD Nstar = ts.status == ProofStatus::proven ? ts.ncf_value : ncf.gradient(ex.u).value;
-    rep.hypothesis("N(w*) > 0", "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(w*)", Nstar});
-    if (ts.status == ProofStatus::proven)
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20]")
-            .positive({"Delta_max = L N(w*) - lambda_max(Q^T Hess N(w*) Q)", ts.delta_max});
-    else
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Lemma 20]")
-            .result(ProofResult::not_proven(ts.reason));
-    if (!certainly_positive(Nstar) || ts.status != ProofStatus::proven || !certainly_positive(ts.delta_max)) return;
+    const PositiveKkt<IntervalD> kkt = certify_positive_kkt(ncf, ncf_d, u0);
+    if (!khreport::state_positive_kkt(rep, kkt, {.delta_operand = "Delta_max = L N(w*) - lambda_max(Q^T Hess N(w*) Q)"}))
+        return;
+    const KktCandidateNonrigorous& cand = kkt.candidate;
+    const KktExistence<IntervalD>& ex = kkt.existence;
+    const TangentSpectrum<IntervalD>& ts = kkt.spectrum;
+    const IntervalD Nstar = kkt.ncf_value;
     const ZeroPattern<IntervalD> zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
     const int block = s.arch.kind == ModelKind::diagonal ? s.arch.depth : 1;
     const OneBlockSupport support = single_block_support(zp, s.P, s.d, block);
@@ -266,69 +258,39 @@ void run(cert::Context& ctx) {
             .implied_by({"p(t) bounded: S = 2c ||H(X; w*)||^2 > 0", "grad L = 0 has exactly one zero in the Krawczyk box",
                          "lim p(t) = rho* w* lies in the Krawczyk box"});
         if (!inside) return;
-        const auto dv = proofs::kh::square_loss_derivatives<IntervalD>(hm, kr.box, yv, s.norm, true);
-        const auto eig = la::symmetric_eigenvalues<IntervalD>(la::IMatrix<IntervalD>(dv.hessian));
-        int neg = 0, pos = 0, zer = 0;
+        const StationaryOrder order = stationary_order(hm, yv, s.norm, kr.box, pstar, kstar, block);
         std::string eigs;
-        if (eig.status == la::EigenStatus::proven)
-            for (const auto& e : eig.eigenvalues) {
-                neg += certainly_negative(e);
-                pos += certainly_positive(e);
-                zer += possibly_zero(e);
-                eigs += (eigs.empty() ? "" : ", ") + to_string(e, 10);
-            }
-        const bool sig = eig.status == la::EigenStatus::proven;
-        const std::string signature =
-            sig ? std::to_string(neg) + " certainly negative, " + std::to_string(pos) + " certainly positive, " +
-                      std::to_string(zer) + " enclosures containing 0: " + eigs
-                : "eigenvalues not enclosed: " + eig.reason;
+        for (const auto& e : order.eigenvalues) eigs += (eigs.empty() ? "" : ", ") + to_string(e, 10);
+        const std::string signature = order.spectrum ? std::to_string(order.negative) + " certainly negative, " +
+                                                           std::to_string(order.positive) + " certainly positive, " +
+                                                           std::to_string(order.zero) + " enclosures containing 0: " + eigs
+                                                     : "eigenvalues not enclosed: " + order.spectrum_reason;
         hy.add_row({"Hess L(p*): certainly negative / positive / containing 0",
-                    std::to_string(neg) + " / " + std::to_string(pos) + " / " + std::to_string(zer)});
-        hy.add_row({"L(p*)", to_string(dv.value, 15)});
-        std::string descent;
-        if (zer > 0 && neg == 0) {
-            // Degenerate p*: look for a certified descent direction among the balanced zero blocks (both signs of t),
-            // i.e. L(p* + t v) < L(p*) certainly; it shows that p* is not a local minimum (a saddle).
-            std::string found;
-            for (int k = 0; k < s.d && found.empty(); ++k) {
-                if (k == kstar) continue;
-                for (const char* tt : {"0.1", "-0.1", "0.01", "-0.01"}) {
-                    Vec<IntervalD> w(s.P);
-                    for (int j = 0; j < s.P; ++j) w(j) = pstar[j];
-                    for (int f = 0; f < block; ++f) w(f * s.d + k) = IntervalD::from_decimal(tt);
-                    const auto dl = proofs::kh::square_loss_derivatives<IntervalD>(hm, w, yv, s.norm, false);
-                    if (dl.ok && certainly_less(dl.value, dv.value)) {
-                        found = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
-                                std::to_string(k) + ", t = " + tt;
-                        break;
-                    }
-                }
-            }
-            hy.add_row({"descent direction at p* (certified)", found.empty() ? "none found" : found});
-            descent = found;
-        }
+                    std::to_string(order.negative) + " / " + std::to_string(order.positive) + " / " + std::to_string(order.zero)});
+        hy.add_row({"L(p*)", to_string(order.loss, 15)});
+        if (order.zero > 0 && order.negative == 0)
+            hy.add_row({"descent direction at p* (certified)", order.descent.empty() ? "none found" : order.descent});
         // Not claimed by the paper (it calls p* a stationary point): p* is not a local minimum, shown by a certainly
         // negative Hessian eigenvalue or a certified descent direction. Evidence; fails when p* is a minimum.
         rep.evidence("p* is a saddle (not a local minimum)", "[KH2025, Cor. 5/11 (extra; the paper says stationary point)]")
-            .holds(sig && (neg > 0 || !descent.empty()),
-                   signature + (sig && neg > 0 ? "; a certainly negative eigenvalue: p* is a strict saddle"
-                                : !descent.empty() ? "; degenerate Hessian, third-order descent: " + descent
-                                : sig && pos == static_cast<int>(eig.eigenvalues.size())
-                                    ? "; every eigenvalue certainly positive: p* is a strict local minimum"
-                                    : "; no negative eigenvalue and no descent direction found"));
+            .holds(order.saddle(),
+                   signature + (order.spectrum && order.negative > 0 ? "; a certainly negative eigenvalue: p* is a strict saddle"
+                                : !order.descent.empty() ? "; degenerate Hessian, third-order descent: " + order.descent
+                                : order.strict_minimum() ? "; every eigenvalue certainly positive: p* is a strict local minimum"
+                                                         : "; no negative eigenvalue and no descent direction found"));
         hy.add_row({"eigenvalues of Hess L(p*)", eigs});
         hy.add_row({"Krawczyk box max width", fmt(la::max_width<IntervalD>(kr.box))});
         if (in.has("expected_loss")) {
             rep.step("L(p*) = expected", "[case; KH2025, Example 1]")
-                .within({"L(p*)", dv.value}, {"expected_loss - expected_tolerance", in.interval_d("expected_loss") - in.interval_d("expected_tolerance")},
+                .within({"L(p*)", order.loss}, {"expected_loss - expected_tolerance", in.interval_d("expected_loss") - in.interval_d("expected_tolerance")},
                         {"expected_loss + expected_tolerance", in.interval_d("expected_loss") + in.interval_d("expected_tolerance")});
         }
-        if (in.has("expected_hessian_eigenvalues") && sig) {
+        if (in.has("expected_hessian_eigenvalues") && order.spectrum) {
             const auto ev = in.number_strings("expected_hessian_eigenvalues");
-            for (std::size_t k = 0; k < ev.size() && k < eig.eigenvalues.size(); ++k) {
+            for (std::size_t k = 0; k < ev.size() && k < order.eigenvalues.size(); ++k) {
                 const IntervalD e = IntervalD::from_decimal(ev[k]);
                 rep.step("Hess L(p*) eigenvalue " + std::to_string(k) + " = expected", "[case; KH2025, Example 1]")
-                    .within({"lambda_" + std::to_string(k), eig.eigenvalues[k]},
+                    .within({"lambda_" + std::to_string(k), order.eigenvalues[k]},
                             {"expected - expected_tolerance", e - in.interval_d("expected_tolerance")},
                             {"expected + expected_tolerance", e + in.interval_d("expected_tolerance")});
             }
@@ -386,43 +348,28 @@ void run(cert::Context& ctx) {
     const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
     // Point i of the sweep (cert::Context::sweep, issue 7): the escape bracket and the tube to T_delta for deltas[i],
     // as a record of exact doubles and intervals; the report is assembled from the records below, in index order.
+    const double c0 = std::max(1e-300, std::abs(mid(w0[kstar])) * std::sqrt(static_cast<double>(block)));
     const auto point = [&](std::size_t i) {
-        const IntervalD delta = IntervalD::from_decimal(deltas[i]);
-        std::vector<IntervalD> x0(s.P);
-        for (int j = 0; j < s.P; ++j) x0[j] = delta * w0[j];
-        // Non-rigorous horizon guess for the escape (only chooses how far to integrate).
-        const double c0 = std::max(1e-300, std::abs(mid(w0[kstar])) * std::sqrt(static_cast<double>(block)));
-        const double Nm = mid(Nstar), dm = mid(delta);
-        const double guess = s.L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm)
-                                      : 1 / (s.L * (s.L - 2) * Nm * std::pow(dm * c0, s.L - 2));
-        double horizon = 1.02 * guess + 3;  // non-rigorous; grown below if the escape is not reached
-        auto esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
-        for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
-            horizon = horizon * 1.5 + 5;
-            esc = proofs::kh::refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
-        }
-        nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}};
-        if (!esc.ok) return r;
-        r["escape_lo"] = xd(esc.lo);
-        r["escape_hi"] = xd(esc.hi);
-        const double Tesc = esc.lo + (esc.hi - esc.lo) / 2;
-        const double Td = Tesc + tau;
-        ode::Options o2 = opt;
-        o2.record_tubes = true;
-        const auto run = ode::integrate<IntervalD>(field, params, x0, IntervalD::exact(Td), {}, o2, 53);
-        r["ok"] = run.ok();
-        if (!run.ok()) {
-            r["why"] = std::string("integration to T_delta failed: ") + ode::to_string(run.status) + ": " + run.reason;
+        const SaddleSweepPoint p =
+            saddle_sweep_point(field, params, w0, IntervalD::from_decimal(deltas[i]), s.L, Nstar, c0, r_esc, tau, opt);
+        nlohmann::json r = {{"escape_ok", p.escape.ok}, {"escape_reason", p.escape.reason}};
+        if (!p.escape.ok) return r;
+        r["escape_lo"] = xd(p.escape.lo);
+        r["escape_hi"] = xd(p.escape.hi);
+        r["ok"] = p.ok;
+        if (!p.ok) {
+            r["why"] = p.why;
             return r;
         }
         nlohmann::json tube = nlohmann::json::array();
-        for (const auto& pc : run.tube)
-            if (upper(pc.t1) >= Tesc - 1.0) tube.push_back({{"t", xd(mid(pc.t0) - Tesc)}, {"norm", cert::exact_json(norm2(pc.box))}});
+        for (const auto& pc : p.run.tube)
+            if (upper(pc.t1) >= p.t_escape - 1.0)
+                tube.push_back({{"t", xd(mid(pc.t0) - p.t_escape)}, {"norm", cert::exact_json(norm2(pc.box))}});
         nlohmann::json xT = nlohmann::json::array();
-        for (const IntervalD& v : run.final_box) xT.push_back(cert::exact_json(v));
+        for (const IntervalD& v : p.run.final_box) xT.push_back(cert::exact_json(v));
         r["tube"] = tube;
         r["x_T"] = xT;
-        r["steps"] = run.steps;
+        r["steps"] = p.run.steps;
         return r;
     };
     const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {
@@ -518,16 +465,8 @@ void run(cert::Context& ctx) {
                            .series = {}, .references = {}};
         for (const auto& dtxt : in.number_strings("post_saddle_deltas")) {
             const IntervalMp dl = IntervalMp::from_decimal(dtxt, pr);
-            // [KH2025, Example 1]: w1(t) = 2 delta / sqrt(delta^2 + (8 - delta^2) e^{-32 t}); at t = 5 ln(kappa/delta)/16,
-            // e^{-32 t} = (delta/kappa)^10 exactly, so w1 = 2 / sqrt(1 + (8 - delta^2) delta^8 / kappa^10).
-            const IntervalMp x = (IntervalMp::from_integer(8, pr) - sqr(dl)) * pow(dl, 8) / pow(kappa, 10);
-            // 2 - w1 = 2 x / (sqrt(1 + x) (1 + sqrt(1 + x))): no cancellation.
-            const IntervalMp sq = sqrt(IntervalMp::from_integer(1, pr) + x);
-            const IntervalMp gap = IntervalMp::from_integer(2, pr) * x / (sq * (IntervalMp::from_integer(1, pr) + sq));
-            const IntervalMp ratio = gap * pow(kappa, 10) / pow(dl, 8);
-            // w2 = delta / sqrt(delta^2 + (2 - delta^2) e^{-8t}), e^{-8t} = (delta/kappa)^{5/2}.
-            const IntervalMp e8 = pow(dl / kappa, 2) * sqrt(dl / kappa);
-            const IntervalMp w2 = dl / sqrt(sqr(dl) + (IntervalMp::from_integer(2, pr) - sqr(dl)) * e8);
+            const Example1PostSaddle e = example1_post_saddle_closed_form(dl, kappa, pr);
+            const IntervalMp &gap = e.gap, &ratio = e.ratio, &w2 = e.w2;
             // Evidence beside the asymptotic statement 2 - w1 = Theta(delta^8) (docs/kh.md): one delta of it.
             rep.evidence("Theta(delta^8) band, closed form, delta = " + dtxt, "[KH2025, Example 1; docs/kh.md#verifier-khfirst_saddle]")
                 .inside({"(2 - w1) kappa^10 / delta^8", ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
@@ -543,28 +482,17 @@ void run(cert::Context& ctx) {
                                             std::to_string(bits) + " bits)",
                                         {"delta", "t = 5 ln(kappa/delta)/16", "2 - w1", "(2 - w1) kappa^10/delta^8", "steps"});
             for (const auto& dtxt : in.number_strings("post_saddle_ode_deltas")) {
-                const IntervalMp dl = IntervalMp::from_decimal(dtxt, pr);
-                std::vector<IntervalMp> xm;
-                for (const auto& t : w0txt) xm.push_back(IntervalMp::from_decimal(t, pr));
-                IntervalMp nn = sqr(xm[0]);
-                for (std::size_t j = 1; j < xm.size(); ++j) nn += sqr(xm[j]);
-                nn = sqrt(nn);
-                for (auto& v : xm) v = dl * v / nn;
-                const IntervalMp T = IntervalMp::from_integer(5, pr) * log(kappa / dl) / IntervalMp::from_integer(16, pr);
-                ode::Options om;
-                om.order = 24;
-                const auto rm = ode::integrate<IntervalMp>(field, pmp, xm, T, {}, om, bits);
+                const Example1PostSaddle e =
+                    example1_post_saddle_integrated(field, pmp, w0txt, IntervalMp::from_decimal(dtxt, pr), kappa, bits);
                 const std::string nm = "Theta(delta^8) band, integrator, delta = " + dtxt;
-                if (!rm.ok()) {
-                    rep.evidence(nm, "[KH2025, Example 1]").holds(false, std::string("integration failed: ") + rm.reason);
+                if (!e.ok) {
+                    rep.evidence(nm, "[KH2025, Example 1]").holds(false, std::string("integration failed: ") + e.reason);
                     continue;
                 }
-                const IntervalMp gap = IntervalMp::from_integer(2, pr) - rm.final_box[0];
-                const IntervalMp ratio = gap * pow(kappa, 10) / pow(dl, 8);
                 rep.evidence(nm, "[KH2025, Example 1; docs/kh.md#verifier-khfirst_saddle]")
-                    .inside({"(2 - w1) kappa^10 / delta^8 (tube)", ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
-                po.add_row({dtxt, to_string(T, 12), to_string(gap, 8), to_string(ratio, 8), std::to_string(rm.steps)});
-                ps.add_point("rigorous integrator", mid(dl), ratio);
+                    .inside({"(2 - w1) kappa^10 / delta^8 (tube)", e.ratio}, cert::Operand::exact_interval("[7, 8]", "7", "8"));
+                po.add_row({dtxt, to_string(e.time, 12), to_string(e.gap, 8), to_string(e.ratio, 8), std::to_string(e.steps)});
+                ps.add_point("rigorous integrator", mid(IntervalMp::from_decimal(dtxt, pr)), e.ratio);
             }
         }
         rep.add_plot(ps);

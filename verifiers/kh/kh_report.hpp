@@ -1,9 +1,10 @@
 // verifiers/kh/kh_report.hpp -- report text shared by the kh/* verifiers (kh/ncf_kkt, kh/first_saddle,
-// kh/theorem18_sparsity). Local to verifiers/kh (not a library header). Plain doubles only: nothing here
+// kh/theorem18_sparsity, kh/theorem10_escape). Local to verifiers/kh (not a library header). Plain doubles only: nothing here
 // prints an enclosure (those go through to_string / lower_string / upper_string).
 #pragma once
 
 #include <flowcert/cert.hpp>
+#include <flowcert/proofs/kh/ncf_kkt.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -38,6 +39,30 @@ private:
 inline flowcert::cert::SweepPlot delta_sweep_plot(std::string title, std::string y_label) {
     return {.title = std::move(title), .x_label = "delta", .y_label = std::move(y_label), .log_x = true, .log_y = true,
             .series = {}, .references = {}};
+}
+
+// The names (and operand labels) under which a verifier records the hypothesis "w* is a Delta-second-order
+// positive KKT point of (4)" [KH2025, Sec. 2] of Theorems 4, 10, 18 and the corollaries.
+struct PositiveKktChecks {
+    std::string kkt = "w* is a first-order KKT point of (4) (unique in its box)";
+    std::string npos = "N(w*) > 0";
+    std::string dpos = "Delta_max(w*) > 0 (Delta-second-order positive)";
+    std::string n_operand = "N(w*)";
+    std::string delta_operand = "Delta_max";
+};
+// States the three hypotheses of proofs::kh::certify_positive_kkt (N and Delta_max only once the point exists);
+// true iff all three are proven.
+template <flowcert::Interval I>
+bool state_positive_kkt(flowcert::cert::Report& rep, const flowcert::proofs::kh::PositiveKkt<I>& k,
+                        const PositiveKktChecks& names = {}) {
+    rep.hypothesis(names.kkt, "[KH2025, Sec. 2; Krawczyk 1969]").result({k.existence.status, k.existence.reason});
+    if (!k.exists()) return false;
+    rep.hypothesis(names.npos, "[KH2025, Sec. 2 (positive KKT point)]").positive({names.n_operand, k.ncf_value});
+    if (k.spectrum_enclosed())
+        rep.hypothesis(names.dpos, "[KH2025, Sec. 2; Lemma 20, eq. (15)]").positive({names.delta_operand, k.spectrum.delta_max});
+    else
+        rep.hypothesis(names.dpos, "[KH2025, Lemma 20]").result(flowcert::ProofResult::not_proven(k.spectrum.reason));
+    return k.proven();
 }
 
 }  // namespace khreport

@@ -197,20 +197,12 @@ void run_typed(cert::Context& ctx) {
         // Delta_max = |b|_(1) - |b|_(2) at the maximizer.
         if (arch.kind != ModelKind::diagonal || arch.depth != 2)
             throw std::invalid_argument("closed_form = \"diagonal_gap\" needs model = \"diagonal\" with depth 2");
-        const Vec<I> yt = ncf.ytilde();
-        std::vector<I> ab;
-        for (int k = 0; k < d; ++k) {
-            I b = I(0);
-            for (Eigen::Index i = 0; i < yt.size(); ++i) b += Xi(k, i) * yt(i);
-            ab.push_back(abs(b));
-        }
-        std::sort(ab.begin(), ab.end(), [](const I& a, const I& b) { return mid(a) > mid(b); });
-        const I gap = ab.size() > 1 ? ab[0] - ab[1] : ab[0];
+        const DiagonalGap<I> dg = diagonal_gap_closed_form(Xi, ncf.ytilde());
+        const I& gap = dg.gap;
         const I t = in.interval<I>("expected_tolerance", bits);
         rep.note("closed form (spec 9A, order by midpoints; valid because the top two |b_k| are separated): "
                  "|b|_(1) - |b|_(2) in " + to_string(gap, 12));
-        if (ts.status == ProofStatus::proven && (ab.size() < 3 || certainly_less(ab[2], ab[1])) &&
-            certainly_less(ab[1], ab[0]))
+        if (ts.status == ProofStatus::proven && dg.ordered)
             rep.step("Delta_max = closed form", "[docs/kh.md#verifier-khncf_kkt (diagonal net)]")
                 .trivially_true("an identity of the depth-2 diagonal family (docs/kh.md#verifier-khncf_kkt): a cross-check of "
                                 "the certified spectrum against the closed form, never a decision")

@@ -91,39 +91,25 @@ void run(cert::Context& ctx) {
     for (std::size_t i = 1; i < deltas.size(); ++i) rep.plan("distance <= C~ delta^kappa, delta = " + deltas[i]);
     rep.plan(CONCL);
 
-    // ---- 1. w* ----------------------------------------------------------------------------------------------------
+    // ---- 1. w*: Theorem 10's hypotheses on the instance (w* a Delta-second-order positive KKT point of (4)) ------
     const auto ks = in.number_strings("kkt_start");
     if (static_cast<int>(ks.size()) != P) in.fail("kkt_start", "need one entry per parameter");
     Eigen::VectorXd u0(P);
     for (int j = 0; j < P; ++j) u0(j) = mid(IntervalD::from_decimal(ks[j]));
-    const auto cand = polish_kkt_point_nonrigorous(ncf_d, u0, 20);
-    const auto ex = prove_kkt_point(ncf, cand.u, cand.mu);
-    // Theorem 10's hypotheses on the instance: w* a Delta-second-order positive KKT point of (4), w0 in S(w*).
-    rep.hypothesis("w* is a first-order KKT point of (4) (unique in its box)", "[KH2025, Sec. 2; Krawczyk 1969]")
-        .result({ex.status, ex.reason});
-    if (ex.status != ProofStatus::proven) return;
-    const auto ts = tangent_spectrum(ncf, ex.u);
-    const IntervalD Nstar = ts.status == ProofStatus::proven ? ts.ncf_value : ncf.gradient(ex.u).value;
-    rep.hypothesis("N(w*) > 0", "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(w*)", Nstar});
-    if (ts.status == ProofStatus::proven)
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Sec. 2; Lemma 20]")
-            .positive({"Delta_max", ts.delta_max});
-    else
-        rep.hypothesis("Delta_max(w*) > 0 (Delta-second-order positive)", "[KH2025, Lemma 20]")
-            .result(ProofResult::not_proven(ts.reason));
-    if (!certainly_positive(Nstar) || ts.status != ProofStatus::proven || !certainly_positive(ts.delta_max)) return;
-    const auto zp = prove_zero_pattern(ncf, cand.u, cand.mu, 1e-8, ex.uniqueness_box);
+    const PositiveKkt<IntervalD> kkt = certify_positive_kkt(ncf, ncf_d, u0);
+    if (!khreport::state_positive_kkt(rep, kkt)) return;
+    const IntervalD Nstar = kkt.ncf_value;
+    const auto zp = prove_zero_pattern(ncf, kkt.candidate.u, kkt.candidate.mu, 1e-8, kkt.existence.uniqueness_box);
     const OneBlockSupport support = one_block_support(zp, d, D);
-    const bool one_block = support.proven;
     const int kstar = support.kstar;
     // A step of our construction of p(t) (the ray R+ w*, flowcert/proofs/kh/flow_tools.hpp), not a hypothesis of the theorem.
     rep.step("w* is supported on one balanced block", "[KH2025, Lemma 16; docs/kh.md#verifier-khtheorem10_escape]")
-        .holds(one_block, zp.reason + (one_block ? "; block " + std::to_string(kstar) +
-                                                       " (KKT: b v w = 2 mu u etc. force equal |factors|)"
-                                                 : ""));
-    if (!one_block) return;
+        .holds(support.proven, zp.reason + (support.proven ? "; block " + std::to_string(kstar) +
+                                                                 " (KKT: b v w = 2 mu u etc. force equal |factors|)"
+                                                           : ""));
+    if (!support.proven) return;
     const la::IVector<IntervalD> wstar = zp.u;
-    const IntervalD Delta = ts.delta_max;
+    const IntervalD Delta = kkt.spectrum.delta_max;
     const IntervalD kappa = Delta / (Delta + IntervalD(2 * L * L) * Nstar);
     const IntervalD LL2 = IntervalD(L * (L - 2));
 
@@ -213,72 +199,35 @@ void run(cert::Context& ctx) {
                        .references = {}};
     cert::TubePlot tub{.title = "||psi(t + s_delta, delta w0)|| and ||p(t)|| on the window", .x_label = "t",
                        .y_label = "norm", .log_x = false, .log_y = false, .bands = {}};
-    tay::TaylorEvaluator<IntervalD> jev(loss_field, lparams);
     ctx.progress.begin("delta sweep", static_cast<long>(deltas.size()));
     const auto xd = [](double v) { return cert::exact_string(v); };
     const auto dx = [](const nlohmann::json& j) { return cert::parse_exact_double(j.get<std::string>()); };
-    // Point i of the sweep (cert::Context::sweep, issue 7): escape bracket and window distance for deltas[i], as a
-    // record of exact doubles and intervals; "stage" says where the point stopped. The report is assembled below.
+    const EscapeWindowSetting setting{.loss_field = &loss_field, .loss_params = lparams, .w0 = w0, .L = L,
+                                      .blowup_time = Tw0, .escape_radius = r_esc, .window = window, .grid = grid,
+                                      .ray = &ray, .ray_time_at_radius = tp_r, .wstar = wstar, .options = opt};
+    // Point i of the sweep (cert::Context::sweep): escape bracket and window distance for deltas[i]
+    // (proofs::kh::escape_window_point) as a record of exact doubles and intervals; the report is assembled below.
     const auto point = [&](std::size_t i) {
-        const std::string& dtxt = deltas[i];
-        const IntervalD delta = IntervalD::from_decimal(dtxt);
-        std::vector<IntervalD> x0(P);
-        for (int j = 0; j < P; ++j) x0[j] = delta * w0[j];
-        const IntervalD dL2 = pow(delta, L - 2);
-        // Non-rigorous horizon: the escape happens near T(w0)/delta^(L-2) (a little past it costs stiff steps at the
-        // saddle and beyond, so the horizon grows only when the escape was not reached).
-        double horizon2 = mid(Tw0 / dL2) * 1.001 + 3;
-        auto esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
-        for (int tries = 0; tries < 4 && !esc.ok; ++tries) {
-            horizon2 = horizon2 * 1.5 + 5;
-            esc = proofs::kh::refined_escape<IntervalD>(loss_field, lparams, x0, horizon2, r_esc, opt, 53, 3, 32);
+        const bool keep = deltas[i] == deltas.front() || deltas[i] == deltas.back();
+        const EscapeWindowPoint p = escape_window_point(setting, IntervalD::from_decimal(deltas[i]), keep);
+        using Stage = EscapeWindowPoint::Stage;
+        static const char* stages[] = {"escape", "window", "integration", "path", "done"};
+        nlohmann::json r = {{"escape_ok", p.escape.ok}, {"escape_reason", p.escape.reason},
+                            {"stage", stages[static_cast<int>(p.stage)]}};
+        if (!p.escape.ok) return r;
+        r["escape_lo"] = xd(p.escape.lo);
+        r["escape_hi"] = xd(p.escape.hi);
+        if (p.stage != Stage::window) r["integration_reason"] = p.integration_reason;
+        if (p.stage != Stage::done) return r;
+        r["sup_lo"] = xd(p.sup.lo);
+        r["sup_hi"] = xd(p.sup.hi);
+        r["steps"] = p.steps;
+        r["psi_norms"] = r["rho"] = r["t"] = nlohmann::json::array();
+        for (std::size_t j = 0; j < p.psi_norms.size(); ++j) {
+            r["psi_norms"].push_back(cert::exact_json(p.psi_norms[j]));
+            r["rho"].push_back(cert::exact_json(p.rho[j]));
         }
-        nlohmann::json r = {{"escape_ok", esc.ok}, {"escape_reason", esc.reason}, {"stage", "escape"}};
-        if (!esc.ok) return r;
-        r["escape_lo"] = xd(esc.lo);
-        r["escape_hi"] = xd(esc.hi);
-        const IntervalD Tesc = IntervalD::bounds(esc.lo, esc.hi);
-        // Shift: escape times aligned (exhibited; an exact double).
-        const double s = mid(Tesc) - mid(tp_r);
-        // Output times tau_j (exact doubles) from tau_0 <= s - T~ to tau_last >= s + T~ exactly, so the pieces
-        // [tau_j, tau_j+1] cover the whole window; p is evaluated on the exact interval tau_j - s.
-        const std::vector<double> taus = window_times(s, window, grid);
-        std::vector<IntervalD> outs, tj;
-        for (double t : taus) {
-            outs.push_back(IntervalD::exact(t));
-            tj.push_back(outs.back() - IntervalD::exact(s));
-        }
-        r["stage"] = "window";
-        if (!(taus.front() > 0)) return r;
-        ode::Options o2 = opt;
-        o2.record_tubes = true;
-        const auto run = ode::integrate<IntervalD>(loss_field, lparams, x0, outs.back(), outs, o2, 53);
-        r["stage"] = "integration";
-        r["integration_reason"] = run.reason;
-        if (!run.ok() || run.outputs.size() != taus.size()) return r;
-        // p(t_j) = rho_p(t_j) w*; e_j = psi(s + t_j) - p(t_j).
-        const int G = static_cast<int>(taus.size());
-        std::vector<IntervalD> rho(static_cast<std::size_t>(G));
-        bool rok = true;
-        for (int j = 0; j < G; ++j) rok = rok && ray.radius_at(tj[j], rho[j]);
-        r["stage"] = "path";
-        if (!rok) return r;
-        const WindowSup sup = window_sup_distance(run, outs, tj, rho, wstar, window, jev);
-        nlohmann::json psi_norms = nlohmann::json::array(), rhos = nlohmann::json::array();
-        if (dtxt == deltas.front() || dtxt == deltas.back())
-            for (int j = 0; j < G; ++j) {
-                psi_norms.push_back(cert::exact_json(norm2(run.outputs[j].box)));
-                rhos.push_back(cert::exact_json(rho[j]));
-            }
-        r["stage"] = "done";
-        r["sup_lo"] = xd(sup.lo);
-        r["sup_hi"] = xd(sup.hi);
-        r["steps"] = run.steps;
-        r["psi_norms"] = psi_norms;
-        nlohmann::json ts = nlohmann::json::array();
-        for (double t : taus) ts.push_back(xd(t - s));  // (plot abscissae only)
-        r["t"] = ts;
-        r["rho"] = rhos;
+        for (double t : p.t) r["t"].push_back(xd(t));
         return r;
     };
     const auto records = ctx.sweep(deltas.size(), [&](std::size_t i) {

@@ -179,7 +179,7 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     r.note(R::tail);
     r.note(R::global_min);
     if (with_w_star) {
-        r.note(R::w_star);
+        r.note(m == 1 ? R::w_star : R::w_star_m2);
         r.note(R::gap);
     }
 }
@@ -281,6 +281,36 @@ inline void covariance_table(cert::Report& r, const rh::Instance& inst) {
     t.add_row({"eta tr Sigma", to_string(inst.eta_trace, 10)});
     t.add_row({"eta d", to_string(inst.eta_d, 10)});
     t.add_row({"init scale c, c tr Sigma", to_string(inst.init_c, 6) + ", " + to_string(inst.init_c * c.trace, 6)});
+}
+
+// ---- the band claim of rh/gap and rh/gap_m2: C1 sqrt(n_-/tau) <= ||w(inf) - w*|| <= C2 sqrt(n_-/tau) ----
+inline constexpr const char* kGapPaperStatement =
+    "[VERIFIED abstract, v1] the implicit bias approximates the min-l2-norm solution with a gap of order "
+    "Theta(sqrt(n/d)); [seed summary] C1 sqrt(n_-/d) <= ||w(inf) - w*|| <= C2 sqrt(n_-/d) (constants NOT FOUND)";
+
+inline void add_band_keys(std::vector<cert::KeySpec>& schema) {
+    schema.push_back({.name = "ratio_lower", .type = cert::KeyType::number,
+                      .description = "C1 > 0: claimed lower bound of ||w(inf)-w*|| / sqrt(n_-/d) (C1 = 0 is vacuous)",
+                      .constraint = cert::Constraint::positive});
+    schema.push_back({.name = "ratio_upper", .type = cert::KeyType::number,
+                      .description = "C2: claimed upper bound of ||w(inf)-w*|| / sqrt(n_-/d)",
+                      .constraint = cert::Constraint::positive});
+}
+
+// The conclusions "ratio lower bound" / "ratio upper bound" for the certified ratio (have), else not proven (why).
+inline void band_conclusions(cert::Report& r, const cert::Case& in, bool have, const IntervalD& ratio,
+                             const std::string& norm, const std::string& why) {
+    auto lower_end = r.conclusion("ratio lower bound", "[LWTM2026, abstract; docs/rh.md#gap]")
+                         .statement("C1 " + norm + " <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
+    auto upper_end = r.conclusion("ratio upper bound", "[LWTM2026, abstract; docs/rh.md#gap]")
+                         .statement("||w(inf) - w*|| <= C2 " + norm + " with C2 = ratio_upper (the case's claim)");
+    if (have) {
+        lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"||w(inf) - w*|| / " + norm, ratio});
+        upper_end.le({"||w(inf) - w*|| / " + norm, ratio}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
+    } else {
+        lower_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
+        upper_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
+    }
 }
 
 struct GapOutcome {

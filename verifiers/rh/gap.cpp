@@ -38,17 +38,7 @@ void run(cert::Context& ctx) {
     wstar_checks(ctx.report, o.wstar);
     const bool have = o.gap.status.is_proven() && o.n_minus > 0;
     const std::string why = o.n_minus == 0 ? "n_- = 0: the ratio to " + norm + " is undefined" : o.gap.status.reason;
-    auto lower_end = ctx.report.conclusion("ratio lower bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("C1 " + norm + " <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
-    auto upper_end = ctx.report.conclusion("ratio upper bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("||w(inf) - w*|| <= C2 " + norm + " with C2 = ratio_upper (the case's claim)");
-    if (have) {
-        lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"||w(inf) - w*|| / " + norm, ratio});
-        upper_end.le({"||w(inf) - w*|| / " + norm, ratio}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
-    } else {
-        lower_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
-        upper_end.result(flowcert::ProofResult::not_proven("gap not enclosed: " + why));
-    }
+    band_conclusions(ctx.report, in, have, ratio, norm, why);
     auto& t = ctx.report.table("gap", {"quantity", "enclosure"});
     t.add_row({"n, d, n_-", std::to_string(inst.n) + ", " + std::to_string(inst.d) + ", " + std::to_string(inst.n_minus)});
     t.add_row({"eta d", fmt(o.eta_d, 12)});
@@ -79,20 +69,13 @@ void run(cert::Context& ctx) {
 int main(int argc, char** argv) {
     using namespace flowcert::rh_verifiers;
     auto schema = instance_keys(true);
-    schema.push_back({.name = "ratio_lower", .type = cert::KeyType::number,
-                      .description = "C1 > 0: claimed lower bound of ||w(inf)-w*|| / sqrt(n_-/d) (C1 = 0 is vacuous)",
-                      .constraint = cert::Constraint::positive});
-    schema.push_back({.name = "ratio_upper", .type = cert::KeyType::number,
-                      .description = "C2: claimed upper bound of ||w(inf)-w*|| / sqrt(n_-/d)",
-                      .constraint = cert::Constraint::positive});
+    add_band_keys(schema);
     cert::VerifierSpec spec{
         .name = "rh/gap",
         .summary = "ReLU regression (m = 1): certified w(inf), KKT-certified w*, enclosure of ||w(inf) - w*|| and "
                    "its ratio to sqrt(n_-/d) (reconstruction of [LWTM2026])",
         .claim = {.paper = "LWTM2026", .locator = "abstract; reconstruction docs/rh.md#gap",
-                  .paper_statement = "[VERIFIED abstract, v1] the implicit bias approximates the min-l2-norm solution "
-                                     "with a gap of order Theta(sqrt(n/d)); [seed summary] C1 sqrt(n_-/d) <= "
-                                     "||w(inf) - w*|| <= C2 sqrt(n_-/d) (constants NOT FOUND)",
+                  .paper_statement = kGapPaperStatement,
                   .proven_statement = {}},
         .schema = schema,
         .default_precision_bits = 53,

@@ -3,11 +3,17 @@
 // the min / max of the certified ratios ||w(inf) - w*|| / sqrt(n_-/d) (each endpoint an enclosure),
 // and per (n, seed) the certified slopes of log gap against log d are reported. Instances run on
 // `threads` std::threads; each result depends only on its (n, d, seed), never on the thread count.
+// With negative_fractions every (n, d, seed) runs once per n_-/n; each row shows the orthogonal-model
+// prediction (proofs/rh/orthogonal_model.hpp) and a certified bound on the difference, and the certified
+// frequency over seeds gets a Clopper-Pearson interval labelled statistical (docs/rh.md#sweeps).
 #include "common.hpp"
 #include "sweep_record.hpp"
+#include "sweep_stats.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <map>
+#include <tuple>
 
 namespace {
 
@@ -17,7 +23,33 @@ using namespace flowcert::rh_verifiers;
 struct Item {
     long n, d;
     std::uint64_t seed;
+    int fraction = -1;  // index into negative_fractions (-1: the case's targets)
 };
+
+// Labels +-1 with n_- = floor(q n) negatives spread evenly: sample i is negative iff floor((i+1) q) > floor(i q).
+std::string fraction_labels(long n, double q) {
+    std::string s;
+    for (long i = 0; i < n; ++i)
+        s += std::string(i ? "," : "") + (std::floor((i + 1) * q) > std::floor(i * q) ? "-1" : "1");
+    return s;
+}
+
+// The labels of a sweep instance as enclosures (for the orthogonal-model prediction); empty for teacher labels.
+std::vector<IntervalD> label_enclosures(const std::string& targets, long n) {
+    std::vector<IntervalD> y;
+    if (targets == "teacher") return y;
+    if (targets == "alternating") {
+        for (long i = 0; i < n; ++i) y.push_back(IntervalD(i % 2 ? -1 : 1));
+        return y;
+    }
+    size_t a = 0;
+    while (a <= targets.size()) {
+        const size_t b = std::min(targets.find(',', a), targets.size());
+        y.push_back(IntervalD::from_decimal(targets.substr(a, b - a)));
+        a = b + 1;
+    }
+    return y;
+}
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
@@ -29,6 +61,8 @@ void run(cert::Context& ctx) {
     const std::uint64_t seed0 = static_cast<std::uint64_t>(in.integer("seed"));
     const long min_ratio_dn = in.has("min_d_over_n") ? static_cast<long>(in.integer("min_d_over_n")) : 1;
     const int threads = in.has("threads") ? static_cast<int>(in.integer("threads")) : 2;
+    std::vector<std::string> fractions;  // n_-/n values (the sweep of item 6 of issue 17)
+    if (in.has("negative_fractions")) fractions = in.number_strings("negative_fractions");
     proof::GdOptions opt;
     if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
 
@@ -40,7 +74,8 @@ void run(cert::Context& ctx) {
                 skipped.push_back("(" + std::to_string(n) + ", " + std::to_string(d) + ")");
                 continue;
             }
-            for (long s = 0; s < seeds; ++s) items.push_back({n, d, seed0 + static_cast<std::uint64_t>(s)});
+            for (int f = fractions.empty() ? -1 : 0; f < static_cast<int>(fractions.size()); ++f)
+                for (long s = 0; s < seeds; ++s) items.push_back({n, d, seed0 + static_cast<std::uint64_t>(s), f});
         }
     ctx.report.set_seed("data seeds", std::to_string(seed0) + ".." + std::to_string(seed0 + seeds - 1));
     reconstruction_notes(ctx.report, 1, true);
@@ -76,6 +111,7 @@ void run(cert::Context& ctx) {
             const Item& it = items[k];
             rh::InstanceSpec spec = instance_spec(in, it.n, it.d);
             spec.seed = it.seed;
+            if (it.fraction >= 0) spec.labels = fraction_labels(it.n, mid(IntervalD::from_decimal(fractions[it.fraction])));
             GapOutcome o;
             const auto s0 = std::chrono::steady_clock::now();
             try {
@@ -96,9 +132,26 @@ void run(cert::Context& ctx) {
     // ||lambda||_1 = tr Sigma otherwise ([LWTM2026] v2 abstract; docs/rh.md#covariance).
     const bool iso = !in.has("covariance") || in.string("covariance") == "isotropic";
     const std::string norm = iso ? "sqrt(n_-/d)" : "sqrt(n_-/||lambda||_1)";
-    auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "eta d", "||lambda||_1", "eps", "K", "gap",
+    // The orthogonal model (G = tau I) at this case's h = eta tau and c~ = c tau (docs/rh.md#sweeps).
+    const IntervalD h = in.interval_d(in.has("eta_trace") ? "eta_trace" : "eta_d");
+    const bool span = in.string("init") == "span";
+    auto prediction = [&](const Item& it, const GapOutcome& o) {
+        proof::OrthogonalPrediction p;
+        if (!span) return p.status = flowcert::ProofResult::not_proven("span initialization only"), p;
+        const IntervalD tau = iso ? IntervalD(it.d) : o.trace;
+        const IntervalD ct = in.has("init_scale_trace") ? in.interval_d("init_scale_trace") : in.interval_d("init_scale") * tau;
+        const std::string targets =
+            it.fraction >= 0 ? fraction_labels(it.n, mid(IntervalD::from_decimal(fractions[it.fraction]))) : in.string("targets");
+        const auto y = label_enclosures(targets, it.n);
+        if (y.empty()) return p.status = flowcert::ProofResult::not_proven("teacher labels"), p;
+        return proof::orthogonal_model_gap(h, ct, y);
+    };
+    // per (n, d, n_-/n): certified instances among the seeds (a frequency: statistical, not a certificate)
+    std::map<std::tuple<long, long, int>, std::pair<int, int>> freq;
+    auto& tab = ctx.report.table("instances", {"n", "d", "seed", "n_-", "n_-/n", "eta d", "||lambda||_1", "eps", "K", "gap",
                                                "ratio to sqrt(n_-/d)", "ratio to sqrt(n/d)", "ratio to sqrt(n_-/||lambda||_1)",
-                                               "ratio to sqrt(n/||lambda||_1)", "status", "seconds"});
+                                               "ratio to sqrt(n/||lambda||_1)", "orthogonal-model ratio (same normalization)",
+                                               "|ratio - orthogonal| <= (certified)", "status", "seconds"});
     proof::Extreme eps_max, step_max, init_min, rho_max, margin_min, c1, c2, c1n, c2n, c1t, c2t, c1nt, c2nt;
     proof::AllInstances signs, rho_t, margin_t, gmin, wstar, gap_t;
     std::map<std::pair<long, long>, std::pair<IntervalD, IntervalD>> band_nd;  // (n, d) -> (min ratio, max ratio)
@@ -149,16 +202,40 @@ void run(cert::Context& ctx) {
                 g = {min(g.first, o.gap.gap), max(g.second, o.gap.gap)};
             }
         }
+        auto& fr = freq[{it.n, it.d, it.fraction}];
+        fr.second += 1;
+        fr.first += ok ? 1 : 0;
+        const proof::OrthogonalPrediction pred = prediction(it, o);
+        const bool have_pred = pred.status.is_proven();
+        const std::string diff = ok && have_pred ? fmt(IntervalD::exact(upper(abs(ratio - pred.ratio_n_minus))), 4) : "-";
         const std::string status = ok ? "certified"
                                    : !o.pattern.tail.is_proven() ? "tail: " + o.pattern.tail.reason
                                    : !o.wstar.kkt.is_proven()    ? "w*: " + o.wstar.kkt.reason
                                                                  : "gap: " + o.gap.status.reason;
         tab.add_row({std::to_string(it.n), std::to_string(it.d), std::to_string(it.seed), std::to_string(o.n_minus),
-                     fmt(o.eta_d, 6), fmt(o.trace, 8), fmt(o.eps, 3), std::to_string(o.pattern.K), ok ? fmt(o.gap.gap, 6) : "-",
+                     fmt(IntervalD(o.n_minus) / IntervalD(static_cast<int>(it.n)), 4), fmt(o.eta_d, 6), fmt(o.trace, 8), fmt(o.eps, 3), std::to_string(o.pattern.K), ok ? fmt(o.gap.gap, 6) : "-",
                      ok ? fmt(o.gap.ratio_n_minus, 6) : "-", ok ? fmt(o.gap.ratio_n, 6) : "-",
                      ok ? fmt(o.gap.ratio_n_minus_trace, 6) : "-", ok ? fmt(o.gap.ratio_n_trace, 6) : "-",
+                     have_pred ? fmt(pred.ratio_n_minus, 6) : "- (" + pred.status.reason + ")", diff,
                      status.substr(0, 160), std::to_string(o.seconds)});
     }
+    auto& ft = ctx.report.table("STATISTICAL (not a certificate): certified instances over seeds per (n, d, n_-/n), "
+                                "95% Clopper-Pearson interval of the frequency (plain double)",
+                                {"n", "d", "n_-/n", "certified / seeds", "Clopper-Pearson 95%"});
+    for (const auto& [key, kn] : freq) {
+        const auto [lo, hi] = clopper_pearson_nonrigorous(kn.first, kn.second);
+        ft.add_row({std::to_string(std::get<0>(key)), std::to_string(std::get<1>(key)),
+                    std::get<2>(key) >= 0 ? fractions[std::get<2>(key)] : "case targets",
+                    std::to_string(kn.first) + " / " + std::to_string(kn.second),
+                    "[" + std::to_string(lo).substr(0, 6) + ", " + std::to_string(hi).substr(0, 6) + "]"});
+    }
+    ctx.report.note(std::string("init scale: ") +
+                    (in.has("init_scale_trace") ? "c tau = init_scale_trace held fixed over the sweep"
+                                                : "c = init_scale held fixed (absolute): c tau grows with d, so the "
+                                                  "ratio changes along d through the schedule too (issue 17)") +
+                    "; step size: eta tau held fixed. Orthogonal model (G = tau I, docs/rh.md#sweeps): ratio to "
+                    "sqrt(n_-/tau) = sqrt(mean b_K^2), the same for every n_-/n; the certified bound on |ratio - "
+                    "orthogonal| per instance is the sup of |enclosure difference|");
     auto& rep = ctx.report;
     auto not_proven = [](const std::string& why) { return flowcert::ProofResult::not_proven(why); };
     // Hypotheses of the (reconstructed) theorem, on every instance ([docs/rh.md#regime]).
@@ -226,11 +303,12 @@ void run(cert::Context& ctx) {
     IntervalD smin, smax;
     bool have_slope = false;
     for (long n : ns)
+        for (int f = fractions.empty() ? -1 : 0; f < static_cast<int>(fractions.size()); ++f)
         for (long s = 0; s < seeds; ++s) {
             std::vector<std::pair<long, IntervalD>> pts;
             for (size_t k = 0; k < items.size(); ++k) {
                 const GapOutcome& o = out[k];
-                if (items[k].n == n && items[k].seed == seed0 + static_cast<std::uint64_t>(s) &&
+                if (items[k].n == n && items[k].fraction == f && items[k].seed == seed0 + static_cast<std::uint64_t>(s) &&
                     o.gap.status.is_proven() && o.n_minus > 0 && certainly_positive(o.gap.gap))
                     pts.push_back({items[k].d, o.gap.gap});
             }
@@ -247,7 +325,8 @@ void run(cert::Context& ctx) {
                 smin = min(smin, e2e);
                 smax = max(smax, e2e);
             }
-            sl.add_row({std::to_string(n), std::to_string(seed0 + s), cons, fmt(e2e, 6)});
+            sl.add_row({std::to_string(n) + (f >= 0 ? ", n_-/n = " + fractions[f] : std::string()), std::to_string(seed0 + s), cons,
+                        fmt(e2e, 6)});
         }
     if (have_slope)
         ctx.report.note("end-to-end slopes of log gap vs log d over all (n, seed): min in " + fmt(smin, 6) + ", max in " +
@@ -310,6 +389,10 @@ int main(int argc, char** argv) {
                       .constraint = cert::Constraint::positive});
     schema.push_back({.name = "threads", .type = cert::KeyType::integer, .description = "worker threads (default 2)",
                       .required = false, .constraint = cert::Constraint::positive});
+    schema.push_back({.name = "negative_fractions", .type = cert::KeyType::numbers,
+                      .description = "optional: values of n_-/n in (0, 1]; each instance then has labels +-1 with floor(q n) "
+                                     "negatives spread evenly (replaces targets, which must be 'alternating')",
+                      .required = false, .constraint = cert::Constraint::positive});
     schema.push_back({.name = "ratio_lower", .type = cert::KeyType::number,
                       .description = "optional: claimed lower end C1 > 0 of the band (C1 = 0 is vacuous)",
                       .required = false, .constraint = cert::Constraint::positive});
@@ -336,6 +419,13 @@ int main(int argc, char** argv) {
                     if (s.find_first_not_of("0123456789") != std::string::npos) c.fail("n_values", "integers expected");
                 for (const auto& s : c.number_strings("d_values"))
                     if (s.find_first_not_of("0123456789") != std::string::npos) c.fail("d_values", "integers expected");
+                if (c.has("negative_fractions")) {
+                    if (c.string("targets") != "alternating")
+                        c.fail("targets", "with negative_fractions the labels are generated: targets must be 'alternating'");
+                    for (const auto& q : c.number_strings("negative_fractions"))
+                        if (!certainly_less_equal(IntervalD::from_decimal(q), IntervalD(1)))
+                            c.fail("negative_fractions", "values must be in (0, 1]");
+                }
             },
         .run = run,
         .sweep = "(n, d, seed)",

@@ -61,6 +61,11 @@ struct Reconstruction {
     static constexpr const char* w_star =
         "w*: w* = argmin ||w||_2 subject to X_{P+} w = y_{P+}, X_N w <= 0 (P+ = {y > 0}, N = {y <= 0}); "
         "NOT the linear min-norm interpolator X^T G^{-1} y [docs/rh.md#w-star]";
+    static constexpr const char* w_star_m2 =
+        "w* (m = 2): w* = argmin ||w+||^2 + ||w-||^2 subject to relu(X w+) - relu(X w-) = y (the union over "
+        "activation patterns of convex QPs), labels y_i != 0; certified as the natural-pattern QP pair "
+        "(w+ fits P+ with X_N w+ <= 0, w- fits N with X_{P+} w- <= 0) plus a first-order bound on every other "
+        "pattern class [docs/rh.md#w-star-m2]";
     static constexpr const char* global_min =
         "global minimum: m = 1: min L = 1/2 sum_{y_j <= 0} y_j^2, attained iff X_{P+} w = y_{P+} and X_N w <= 0; "
         "m = 2: min L = 0 [docs/rh.md#global-minimum]";

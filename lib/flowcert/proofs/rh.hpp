@@ -7,8 +7,10 @@
 #include <flowcert/proofs/rh/box.hpp>
 #include <flowcert/proofs/rh/concentration.hpp>
 #include <flowcert/proofs/rh/gap.hpp>
+#include <flowcert/proofs/rh/orthogonal_model.hpp>
 #include <flowcert/proofs/rh/regime.hpp>
 #include <flowcert/proofs/rh/stabilization.hpp>
 #include <flowcert/proofs/rh/tail.hpp>
 #include <flowcert/proofs/rh/w_star.hpp>
 #include <flowcert/proofs/rh/w_star_ball.hpp>
+#include <flowcert/proofs/rh/w_star_m2.hpp>

@@ -185,3 +185,22 @@ TEST_CASE("two-layer square net: top KKT point has one active neuron, Lemma 17 b
     for (const auto& e : lemma17_balance(wrong, zp.u)) broken += !possibly_zero(e.residual);
     CHECK(broken == 1);
 }
+
+TEST_CASE("diagonal_gap_closed_form: |b|_(1) - |b|_(2) of b = X ytilde, ordered only when the top two are separated") {
+    // X (3 x 2), ytilde = (1, -2): b = (1*1 - 2*3, 0*1 - 2*1, 2*1 - 2*(-1)) = (-5, -2, 4); |b| sorted 5, 4, 2: gap 1.
+    Mat<IntervalD> X(3, 2);
+    X << IntervalD(1), IntervalD(3), IntervalD(0), IntervalD(1), IntervalD(2), IntervalD(-1);
+    Vec<IntervalD> yt(2);
+    yt << IntervalD(1), IntervalD(-2);
+    const DiagonalGap<IntervalD> g = diagonal_gap_closed_form(X, yt);
+    CHECK(g.ordered);
+    CHECK(contains(g.gap, 1.0));
+    CHECK(width(g.gap) == 0);
+    // A tie |b|_(1) = |b|_(2) (b = (-5, -2, 5)): the order is not certain.
+    X(2, 1) = IntervalD::exact(-1.5);
+    const DiagonalGap<IntervalD> t = diagonal_gap_closed_form(X, yt);
+    CHECK_FALSE(t.ordered);
+    // One coordinate: no second-largest entry, never ordered.
+    const DiagonalGap<IntervalD> one = diagonal_gap_closed_form<IntervalD>(X.topRows(1), yt);
+    CHECK_FALSE(one.ordered);
+}

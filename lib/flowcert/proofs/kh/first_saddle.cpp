@@ -4,6 +4,7 @@
 #include <flowcert/proofs/kh/format.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace flowcert::proofs::kh {
@@ -208,6 +209,104 @@ LossStationaryPoint prove_loss_stationary_point(const HomogeneousModel<IntervalD
         }
     }
     return {kok, kwhy, kr};
+}
+
+StationaryOrder stationary_order(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                                 const nets::SquareLossNormalization& norm, const linalg::IVector<IntervalD>& box,
+                                 const std::vector<IntervalD>& pstar, int kstar, int block) {
+    StationaryOrder o;
+    const int P = static_cast<int>(pstar.size()), d = P / block;
+    const auto dv = square_loss_derivatives<IntervalD>(model, box, y, norm, true);
+    o.loss = dv.value;
+    const auto eig = linalg::symmetric_eigenvalues<IntervalD>(linalg::IMatrix<IntervalD>(dv.hessian));
+    o.spectrum = eig.status == linalg::EigenStatus::proven;
+    o.spectrum_reason = eig.reason;
+    if (o.spectrum)
+        for (const auto& e : eig.eigenvalues) {
+            o.eigenvalues.push_back(e);
+            o.negative += certainly_negative(e);
+            o.positive += certainly_positive(e);
+            o.zero += possibly_zero(e);
+        }
+    if (!(o.zero > 0 && o.negative == 0)) return o;
+    for (int k = 0; k < d && o.descent.empty(); ++k) {
+        if (k == kstar) continue;
+        for (const char* tt : {"0.1", "-0.1", "0.01", "-0.01"}) {
+            nets::Vec<IntervalD> w(P);
+            for (int j = 0; j < P; ++j) w(j) = pstar[j];
+            for (int f = 0; f < block; ++f) w(f * d + k) = IntervalD::from_decimal(tt);
+            const auto dl = square_loss_derivatives<IntervalD>(model, w, y, norm, false);
+            if (dl.ok && certainly_less(dl.value, dv.value)) {
+                o.descent = "L(p* + t v) in " + to_string(dl.value, 10) + " < L(p*) for v = balanced block " +
+                            std::to_string(k) + ", t = " + tt;
+                break;
+            }
+        }
+    }
+    return o;
+}
+
+SaddleSweepPoint saddle_sweep_point(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                                    const std::vector<IntervalD>& w0, const IntervalD& delta, int L, const IntervalD& Nstar,
+                                    double c0, const IntervalD& r_esc, double tau, const ode::Options& opt) {
+    SaddleSweepPoint p;
+    std::vector<IntervalD> x0(w0.size());
+    for (std::size_t j = 0; j < w0.size(); ++j) x0[j] = delta * w0[j];
+    // Non-rigorous horizon guess for the escape (only chooses how far to integrate).
+    const double Nm = mid(Nstar), dm = mid(delta);
+    const double guess = L == 2 ? std::log(1 / (dm * c0)) / (2 * Nm) : 1 / (L * (L - 2) * Nm * std::pow(dm * c0, L - 2));
+    double horizon = 1.02 * guess + 3;
+    p.escape = refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+    for (int tries = 0; tries < 4 && !p.escape.ok; ++tries) {
+        horizon = horizon * 1.5 + 5;
+        p.escape = refined_escape<IntervalD>(field, params, x0, horizon, r_esc, opt, 53, 1, 32);
+    }
+    if (!p.escape.ok) return p;
+    p.t_escape = p.escape.lo + (p.escape.hi - p.escape.lo) / 2;
+    p.t_delta = p.t_escape + tau;
+    ode::Options o2 = opt;
+    o2.record_tubes = true;
+    p.run = ode::integrate<IntervalD>(field, params, x0, IntervalD::exact(p.t_delta), {}, o2, 53);
+    p.ok = p.run.ok();
+    if (!p.ok) p.why = std::string("integration to T_delta failed: ") + ode::to_string(p.run.status) + ": " + p.run.reason;
+    return p;
+}
+
+Example1PostSaddle example1_post_saddle_closed_form(const IntervalMp& dl, const IntervalMp& kappa, const Precision& pr) {
+    Example1PostSaddle r;
+    const auto k = [&](long v) { return IntervalMp::from_integer(v, pr); };
+    r.time = k(5) * log(kappa / dl) / k(16);
+    const IntervalMp x = (k(8) - sqr(dl)) * pow(dl, 8) / pow(kappa, 10);
+    const IntervalMp sq = sqrt(k(1) + x);
+    r.gap = k(2) * x / (sq * (k(1) + sq));
+    r.ratio = r.gap * pow(kappa, 10) / pow(dl, 8);
+    const IntervalMp e8 = pow(dl / kappa, 2) * sqrt(dl / kappa);
+    r.w2 = dl / sqrt(sqr(dl) + (k(2) - sqr(dl)) * e8);
+    return r;
+}
+
+Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& field, const std::vector<IntervalMp>& params,
+                                                   const std::vector<std::string>& w0, const IntervalMp& dl,
+                                                   const IntervalMp& kappa, long bits) {
+    Example1PostSaddle r;
+    const Precision pr(bits);
+    std::vector<IntervalMp> xm;
+    for (const auto& t : w0) xm.push_back(IntervalMp::from_decimal(t, pr));
+    IntervalMp nn = sqr(xm[0]);
+    for (std::size_t j = 1; j < xm.size(); ++j) nn += sqr(xm[j]);
+    nn = sqrt(nn);
+    for (auto& v : xm) v = dl * v / nn;
+    r.time = IntervalMp::from_integer(5, pr) * log(kappa / dl) / IntervalMp::from_integer(16, pr);
+    ode::Options om;
+    om.order = 24;
+    const auto rm = ode::integrate<IntervalMp>(field, params, xm, r.time, {}, om, bits);
+    r.ok = rm.ok();
+    r.reason = rm.reason;
+    if (!r.ok) return r;
+    r.gap = IntervalMp::from_integer(2, pr) - rm.final_box[0];
+    r.ratio = r.gap * pow(kappa, 10) / pow(dl, 8);
+    r.steps = rm.steps;
+    return r;
 }
 
 }  // namespace flowcert::proofs::kh

@@ -10,6 +10,7 @@
 #include <flowcert/nets/homogeneous.hpp>
 #include <flowcert/proofs/kh/flow_tools.hpp>
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
+#include <flowcert/taylor.hpp>
 
 #include <string>
 #include <vector>
@@ -47,5 +48,57 @@ struct LossStationaryPoint {
 LossStationaryPoint prove_loss_stationary_point(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
                                                 const nets::SquareLossNormalization& norm,
                                                 const std::vector<IntervalD>& pstar, const linalg::IVector<IntervalD>& wstar);
+
+// The order of the stationary point p* (in the Krawczyk box `box`), beyond the paper (it says "stationary point"):
+// the verified eigenvalues of Hess L over the box, counted certainly negative / certainly positive / containing 0;
+// when the Hessian is degenerate with no negative eigenvalue, a certified descent direction among the balanced zero
+// blocks k != kstar (entries t in {0.1, -0.1, 0.01, -0.01} on every factor of block k): L(p* + t v) < L(p*)
+// certainly shows p* is not a local minimum. `saddle()`: a certainly negative eigenvalue or a descent direction.
+struct StationaryOrder {
+    IntervalD loss;                    // L over the box
+    bool spectrum = false;             // eigenvalues enclosed
+    std::string spectrum_reason;
+    std::vector<IntervalD> eigenvalues;
+    int negative = 0, positive = 0, zero = 0;
+    std::string descent;               // the certified descent direction found (empty: none searched or found)
+    bool saddle() const { return spectrum && (negative > 0 || !descent.empty()); }
+    bool strict_minimum() const { return spectrum && positive == static_cast<int>(eigenvalues.size()); }
+};
+StationaryOrder stationary_order(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                                 const nets::SquareLossNormalization& norm, const linalg::IVector<IntervalD>& box,
+                                 const std::vector<IntervalD>& pstar, int kstar, int block);
+
+// One point of the corollaries' delta sweep [KH2025, Cor. 5/6/11/12] from x0 = delta w0: the escape bracket of
+// T_esc = inf{t : ||psi(t)|| >= r} (refined once with 32 outputs; the horizon starts at the non-rigorous guess
+// ln(1/(delta c0))/(2 N*) for L = 2, 1/(L(L-2) N* (delta c0)^(L-2)) for L > 2, c0 = |w0_k*| sqrt(block), and
+// grows when the escape is not reached), then the tube to the exhibited T_delta = mid(T_esc) + tau.
+struct SaddleSweepPoint {
+    EscapeBracket escape;
+    bool ok = false;                 // the tube reached T_delta
+    std::string why;                 // why not
+    double t_escape = 0, t_delta = 0;
+    ode::Result<IntervalD> run;      // the run to T_delta (with tubes)
+};
+SaddleSweepPoint saddle_sweep_point(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                                    const std::vector<IntervalD>& w0, const IntervalD& delta, int L, const IntervalD& Nstar,
+                                    double c0, const IntervalD& escape_radius, double tau, const ode::Options& opt);
+
+// Example 1 after the saddle [KH2025, Example 1]: H = w1^2 x1 + w2^2 x2, data (1, 0) -> 4, (0, 1) -> 1, loss
+// sum (p - y)^2, w0 proportional to (1, 1). At t = 5 ln(kappa/delta)/16 the closed form gives, with
+// x = (8 - delta^2) delta^8 / kappa^10 (e^{-32 t} = (delta/kappa)^10 exactly),
+//   2 - w1 = 2 x / (sqrt(1 + x)(1 + sqrt(1 + x)))  (no cancellation),   w2 = delta / sqrt(delta^2 + (2 - delta^2) e^{-8t}),
+// e^{-8t} = (delta/kappa)^{5/2}; ratio = (2 - w1) kappa^10 / delta^8 (-> 8: 2 - w1 = Theta(delta^8)).
+struct Example1PostSaddle {
+    IntervalMp time, gap, ratio, w2;  // w2: closed form only
+    bool ok = true;                    // the integration reached `time` (integrated form only)
+    std::string reason;
+    long steps = 0;
+};
+Example1PostSaddle example1_post_saddle_closed_form(const IntervalMp& delta, const IntervalMp& kappa, const Precision& pr);
+// The same 2 - w1 from the rigorous integrator (IntervalMp, Taylor order 24) on the case's loss-flow field from
+// delta w0 / ||w0|| (`w0` the exact decimal entries) to t = 5 ln(kappa/delta)/16.
+Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& field, const std::vector<IntervalMp>& params,
+                                                   const std::vector<std::string>& w0, const IntervalMp& delta,
+                                                   const IntervalMp& kappa, long bits);
 
 }  // namespace flowcert::proofs::kh

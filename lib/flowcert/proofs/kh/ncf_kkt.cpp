@@ -412,6 +412,31 @@ std::vector<BalanceEntry<I>> lemma17_balance(const HomogeneousArchitecture& arch
     return out;
 }
 
+template <Interval I> DiagonalGap<I> diagonal_gap_closed_form(const nets::Mat<I>& X, const nets::Vec<I>& yt) {
+    std::vector<I> ab;
+    for (Eigen::Index k = 0; k < X.rows(); ++k) {
+        I b = I(0);
+        for (Eigen::Index i = 0; i < yt.size(); ++i) b += X(k, i) * yt(i);
+        ab.push_back(abs(b));
+    }
+    std::sort(ab.begin(), ab.end(), [](const I& a, const I& b) { return mid(a) > mid(b); });
+    DiagonalGap<I> g;
+    g.gap = ab.size() > 1 ? ab[0] - ab[1] : ab[0];
+    g.ordered = ab.size() > 1 && (ab.size() < 3 || certainly_less(ab[2], ab[1])) && certainly_less(ab[1], ab[0]);
+    return g;
+}
+
+template <Interval I>
+PositiveKkt<I> certify_positive_kkt(const Ncf<I>& ncf, const Ncf<double>& ncf_d, const Eigen::VectorXd& start) {
+    PositiveKkt<I> r;
+    r.candidate = polish_kkt_point_nonrigorous(ncf_d, start, 20);
+    r.existence = prove_kkt_point(ncf, r.candidate.u, r.candidate.mu);
+    if (!r.exists()) return r;
+    r.spectrum = tangent_spectrum(ncf, r.existence.u);
+    r.ncf_value = r.spectrum_enclosed() ? r.spectrum.ncf_value : ncf.gradient(r.existence.u).value;
+    return r;
+}
+
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, )
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, )
 

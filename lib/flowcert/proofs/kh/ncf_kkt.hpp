@@ -27,6 +27,9 @@
 //    condition grad_Z N = 0 (proven when its enclosure is exactly [0, 0]), so a true KKT point with exactly
 //    the zero set Z exists; when its box lies in the full-space uniqueness box, it IS the certified point.
 //  * lemma17_balance: ||W_l[j,:]||^2 - p ||W_{l+1}[:,j]||^2 over the box [KH2025, Lemma 17].
+//  * certify_positive_kkt: the three statements "w* is a Delta-second-order positive KKT point of (4)"
+//    (Theorems 4, 10, 18 and their corollaries assume it) from a start point: polish, prove_kkt_point,
+//    tangent_spectrum, N(w*).
 #pragma once
 
 #include <flowcert/nets/homogeneous.hpp>
@@ -143,6 +146,36 @@ struct BalanceEntry {
 template <Interval I>
 std::vector<BalanceEntry<I>> lemma17_balance(const nets::HomogeneousArchitecture& arch, const linalg::IVector<I>& u);
 
+// The closed form of Delta_max for the depth-2 diagonal net H(x; u, v) = sum_k u_k v_k x_k (docs/kh.md, verifier
+// kh/ncf_kkt): N = sum_k b_k u_k v_k with b = X ytilde, and at the maximizer Delta_max = |b|_(1) - |b|_(2) (the two
+// largest |b_k|). `ordered`: the top two |b_k| are certainly separated from each other and from the rest, so the
+// order by midpoints is the true order and `gap` encloses |b|_(1) - |b|_(2).
+template <Interval I>
+struct DiagonalGap {
+    I gap;
+    bool ordered = false;
+};
+template <Interval I> DiagonalGap<I> diagonal_gap_closed_form(const nets::Mat<I>& X, const nets::Vec<I>& ytilde);
+
+// The hypothesis of Theorems 4, 10 and 18 [KH2025, Sec. 2]: w* is a first-order KKT point of (4) (unique in
+// its certified box), N(w*) > 0 and Delta_max(w*) > 0. The candidate is Newton-polished (non-rigorous) from
+// `start`; the spectrum is computed only when the point is proven.
+template <Interval I>
+struct PositiveKkt {
+    KktCandidateNonrigorous candidate;
+    KktExistence<I> existence;
+    TangentSpectrum<I> spectrum;
+    I ncf_value;  // N(w*): from the spectrum when it is enclosed, else the NCF at the KKT box
+    bool exists() const { return existence.status == ProofStatus::proven; }
+    bool spectrum_enclosed() const { return spectrum.status == ProofStatus::proven; }
+    // every statement proven: the KKT point exists, N(w*) > 0 and Delta_max > 0
+    bool proven() const {
+        return exists() && spectrum_enclosed() && certainly_positive(ncf_value) && certainly_positive(spectrum.delta_max);
+    }
+};
+template <Interval I>
+PositiveKkt<I> certify_positive_kkt(const nets::Ncf<I>& ncf, const nets::Ncf<double>& ncf_d, const Eigen::VectorXd& start);
+
 #define FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(I, EXTERN)                                                                  \
     EXTERN template KktExistence<I> prove_kkt_point<I>(const nets::Ncf<I>&, const Eigen::VectorXd&, double,         \
                                                        const linalg::KrawczykOptions&);                       \
@@ -152,7 +185,10 @@ std::vector<BalanceEntry<I>> lemma17_balance(const nets::HomogeneousArchitecture
     EXTERN template ZeroPattern<I> prove_zero_pattern<I>(const nets::Ncf<I>&, const Eigen::VectorXd&, double, double, \
                                                          const linalg::IVector<I>&, const linalg::KrawczykOptions&); \
     EXTERN template std::vector<BalanceEntry<I>> lemma17_balance<I>(const nets::HomogeneousArchitecture&,          \
-                                                                    const linalg::IVector<I>&);
+                                                                    const linalg::IVector<I>&);                      \
+    EXTERN template DiagonalGap<I> diagonal_gap_closed_form<I>(const nets::Mat<I>&, const nets::Vec<I>&);        \
+    EXTERN template PositiveKkt<I> certify_positive_kkt<I>(const nets::Ncf<I>&, const nets::Ncf<double>&,         \
+                                                           const Eigen::VectorXd&);
 
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, extern)
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, extern)

@@ -139,4 +139,57 @@ WindowSup window_sup_distance(const ode::Result<IntervalD>& run, const std::vect
     return w;
 }
 
+EscapeWindowPoint escape_window_point(const EscapeWindowSetting& in, const IntervalD& delta, bool keep_path) {
+    EscapeWindowPoint r;
+    const int P = static_cast<int>(in.w0.size());
+    std::vector<IntervalD> x0(static_cast<std::size_t>(P));
+    for (int j = 0; j < P; ++j) x0[j] = delta * in.w0[j];
+    const IntervalD dL2 = pow(delta, in.L - 2);
+    // Non-rigorous horizon: the escape happens near T(w0)/delta^(L-2) (a little past it costs stiff steps at the
+    // saddle and beyond, so the horizon grows only when the escape was not reached).
+    double horizon = mid(in.blowup_time / dL2) * 1.001 + 3;
+    r.escape = refined_escape<IntervalD>(*in.loss_field, in.loss_params, x0, horizon, in.escape_radius, in.options, 53, 3, 32);
+    for (int tries = 0; tries < 4 && !r.escape.ok; ++tries) {
+        horizon = horizon * 1.5 + 5;
+        r.escape = refined_escape<IntervalD>(*in.loss_field, in.loss_params, x0, horizon, in.escape_radius, in.options, 53, 3, 32);
+    }
+    if (!r.escape.ok) return r;
+    const IntervalD Tesc = IntervalD::bounds(r.escape.lo, r.escape.hi);
+    r.shift = mid(Tesc) - mid(in.ray_time_at_radius);
+    // Output times tau_j (exact doubles) from tau_0 <= s - T~ to tau_last >= s + T~ exactly, so the pieces
+    // [tau_j, tau_j+1] cover the whole window; p is evaluated on the exact interval tau_j - s.
+    const std::vector<double> taus = window_times(r.shift, in.window, in.grid);
+    std::vector<IntervalD> outs, tj;
+    for (double t : taus) {
+        outs.push_back(IntervalD::exact(t));
+        tj.push_back(outs.back() - IntervalD::exact(r.shift));
+    }
+    r.stage = EscapeWindowPoint::Stage::window;
+    if (!(taus.front() > 0)) return r;
+    ode::Options o2 = in.options;
+    o2.record_tubes = true;
+    const auto run = ode::integrate<IntervalD>(*in.loss_field, in.loss_params, x0, outs.back(), outs, o2, 53);
+    r.stage = EscapeWindowPoint::Stage::integration;
+    r.integration_reason = run.reason;
+    if (!run.ok() || run.outputs.size() != taus.size()) return r;
+    // p(t_j) = rho_p(t_j) w*; e_j = psi(s + t_j) - p(t_j).
+    const int G = static_cast<int>(taus.size());
+    std::vector<IntervalD> rho(static_cast<std::size_t>(G));
+    bool rok = true;
+    for (int j = 0; j < G; ++j) rok = rok && in.ray->radius_at(tj[j], rho[j]);
+    r.stage = EscapeWindowPoint::Stage::path;
+    if (!rok) return r;
+    taylor::TaylorEvaluator<IntervalD> jacobian(*in.loss_field, in.loss_params);
+    r.sup = window_sup_distance(run, outs, tj, rho, in.wstar, in.window, jacobian);
+    if (keep_path)
+        for (int j = 0; j < G; ++j) {
+            r.psi_norms.push_back(norm2(run.outputs[j].box));
+            r.rho.push_back(rho[j]);
+        }
+    r.stage = EscapeWindowPoint::Stage::done;
+    r.steps = run.steps;
+    for (double t : taus) r.t.push_back(t - r.shift);
+    return r;
+}
+
 }  // namespace flowcert::proofs::kh

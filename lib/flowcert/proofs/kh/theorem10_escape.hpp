@@ -68,4 +68,35 @@ WindowSup window_sup_distance(const ode::Result<IntervalD>& run, const std::vect
                               const linalg::IVector<IntervalD>& wstar, const IntervalD& window,
                               taylor::TaylorEvaluator<IntervalD>& jacobian);
 
+// One point of the Theorem 10 delta sweep [KH2025, Thm 10, eq. (8)] from x0 = delta w0:
+//   escape: T_esc(delta) = inf{t : ||psi(t, delta w0)|| >= r} bracketed from the loss-flow tube (refined 3 times
+//           with 32 outputs) on a horizon near T(w0)/delta^(L-2) (non-rigorous guess, grown when not reached);
+//   window: the exhibited shift s = mid(T_esc) - mid(t_p(r)) (an exact double), the output times of
+//           window_times(s, T~, grid), the loss-flow run to them, p(t_j) = rho_p(t_j) w* on the ray, and
+//           window_sup_distance. `stage` says where the point stopped (done: every quantity is enclosed).
+struct EscapeWindowSetting {
+    const taylor::VectorField* loss_field = nullptr;
+    std::vector<IntervalD> loss_params, w0;  // w0: the unit initial direction
+    int L = 3;
+    IntervalD blowup_time;                   // T(w0), the NCF blow-up time bracket
+    IntervalD escape_radius, window;         // r and T~
+    int grid = 2;
+    const Ray<IntervalD>* ray = nullptr;     // p(t) = rho_p(t) w*
+    IntervalD ray_time_at_radius;            // t_p(r)
+    linalg::IVector<IntervalD> wstar;
+    ode::Options options;
+};
+struct EscapeWindowPoint {
+    enum class Stage { escape, window, integration, path, done };
+    Stage stage = Stage::escape;
+    EscapeBracket escape;
+    std::string integration_reason;
+    double shift = 0;
+    WindowSup sup;
+    long steps = 0;
+    std::vector<double> t;                   // t_j = tau_j - s (rounded; plot abscissae only)
+    std::vector<IntervalD> psi_norms, rho;   // ||psi(tau_j)|| and rho_p(t_j), with keep_path
+};
+EscapeWindowPoint escape_window_point(const EscapeWindowSetting& setting, const IntervalD& delta, bool keep_path);
+
 }  // namespace flowcert::proofs::kh

@@ -1,5 +1,6 @@
 // Pieces of kh/theorem18_sparsity [KH2025, Thm 18]; see theorem18_sparsity.hpp.
 #include "flowcert/proofs/kh/theorem18_sparsity.hpp"
+#include <stdexcept>
 
 #include <flowcert/proofs/kh/format.hpp>
 
@@ -165,6 +166,35 @@ std::pair<IntervalD, IntervalD> theorem18_times(int L, const IntervalD& T1, cons
         t2 = T1 / dl2 + Tb / dL2;
     }
     return {t1, t2};
+}
+
+RestrictedFlowAgreement restricted_flow_meets_full(const taylor::VectorField& rf, const std::vector<IntervalD>& params,
+                                                   const std::vector<int>& support, const std::vector<IntervalD>& x0,
+                                                   const std::vector<ode::Snapshot<IntervalD>>& full, const IntervalD& t_end,
+                                                   int order, const std::vector<std::string>& names) {
+    RestrictedFlowAgreement r;
+    std::vector<IntervalD> xs, outs;
+    for (int j : support) xs.push_back(x0[static_cast<std::size_t>(j)]);
+    for (const auto& snap : full) outs.push_back(snap.time);
+    ode::Options o;
+    o.order = order;
+    o.record_tubes = true;
+    const auto res = ode::integrate<IntervalD>(rf, params, xs, t_end, outs, o, 53);
+    r.steps = res.steps;
+    if (!res.ok()) r.failure = std::string(ode::to_string(res.status)) + ": " + res.reason;
+    r.agree = res.ok() && res.outputs.size() == full.size();
+    for (std::size_t k = 0; r.agree && k < full.size(); ++k)
+        for (std::size_t s = 0; s < support.size(); ++s) {
+            const IntervalD& a = full[k].box[static_cast<std::size_t>(support[s])];
+            const IntervalD& b = res.outputs[k].box[s];
+            IntervalD meet;
+            if (!intersect(a, b, meet))
+                throw std::logic_error("internal inconsistency: the restricted and the full tube do not meet at output " +
+                                       std::to_string(k) + ", coordinate " + names[static_cast<std::size_t>(support[s])]);
+            r.max_width_full = std::max(r.max_width_full, width(a));
+            r.max_width_restricted = std::max(r.max_width_restricted, width(b));
+        }
+    return r;
 }
 
 }  // namespace flowcert::proofs::kh

@@ -55,6 +55,22 @@ TubeZeroCheck check_tube_zeros(const ode::Result<IntervalD>& res, const std::vec
 // The times (T^1, T^2) of [KH2025, Thm 18] at the scale delta from the exhibited constants T1, A2 (delta~ = A2 delta,
 // A1 = 0) and T (L > 2), with kappa = Delta / (Delta + 2L^2 N̄) and b_delta: b = 1 for L = 2; for L > 2
 // b^{L-2} = 1 / (L(L-2) N̄ T) (the lower end of its range in Thm 10, so the middle term of T^2 vanishes).
+// Lemma 16's proof made concrete [KH2025, Lemma 16]: the restricted field `restricted` (the support only, w_z
+// replaced by the constant 0; restrict_field) integrated from the support entries of `x0` to `t_end` with outputs at
+// the times of `full` (the full-system sets from the same x0). Padded with exact zeros its sets enclose the full flow
+// once field_vanishes_on_subspace proved f_z = 0 on {w_z = 0}; `agree`: the run completed and its sets have the
+// full run's count. Two enclosures of one quantity that do not meet prove a bug: that throws std::logic_error.
+struct RestrictedFlowAgreement {
+    bool agree = false;
+    std::string failure;            // the integrator's status and reason when it did not complete
+    long steps = 0;
+    double max_width_full = 0, max_width_restricted = 0;
+};
+RestrictedFlowAgreement restricted_flow_meets_full(const taylor::VectorField& restricted, const std::vector<IntervalD>& params,
+                                                   const std::vector<int>& support, const std::vector<IntervalD>& x0,
+                                                   const std::vector<ode::Snapshot<IntervalD>>& full, const IntervalD& t_end,
+                                                   int order, const std::vector<std::string>& names);
+
 std::pair<IntervalD, IntervalD> theorem18_times(int L, const IntervalD& T1, const IntervalD& A2, const IntervalD& T,
                                                 const IntervalD& Delta, const IntervalD& Nbar, const IntervalD& kappa,
                                                 const IntervalD& delta);

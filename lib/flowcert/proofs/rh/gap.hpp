@@ -6,6 +6,7 @@
 
 #include <flowcert/proofs/rh/stabilization.hpp>
 #include <flowcert/proofs/rh/w_star.hpp>
+#include <flowcert/proofs/rh/w_star_m2.hpp>
 
 namespace flowcert::proofs::rh {
 
@@ -16,6 +17,8 @@ struct GapResult {
     IntervalD ratio_n_minus_trace, ratio_n_trace;  // gap / sqrt(n_-/||lambda||_1), gap / sqrt(n/||lambda||_1)
 };
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
+// m = 2 [docs/rh.md#w-star-m2]: ||w(inf) - w*||^2 = sum_p ||u_p + X^T (a_p(inf) - alpha_p*)||^2 over both neurons.
+GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarM2Result& wstar);
 
 // The slope of log gap against log d between two certified gaps (> 0) of one data seed at d0 < d1:
 // log(gap1 / gap0) / log(d1 / d0) (an enclosure; evidence for the d^-1/2 scaling of docs/rh.md#scaling).

@@ -7,26 +7,26 @@ namespace flowcert::proofs::rh {
 
 namespace {
 
-std::vector<int> face(const Instance& inst, const std::vector<int>& inT) {
+std::vector<int> face(const MinNormQp& qp, const std::vector<int>& inT) {
     std::vector<int> A;
-    for (int i = 0; i < inst.n; ++i)
-        if (!inst.negative[i] || inT[i]) A.push_back(i);
+    for (int i = 0; i < qp.G.rows(); ++i)
+        if (!qp.constrained[i] || inT[i]) A.push_back(i);
     return A;
 }
 
 // Non-rigorous primal-dual active-set iteration on mid(G) (a heuristic: any T is verified afterwards).
-std::vector<int> guess_tight_set(const Instance& inst, int& iterations) {
-    const int n = inst.n;
-    const Eigen::MatrixXd Gm = linalg::mid(inst.G);
+std::vector<int> guess_tight_set(const MinNormQp& qp, int& iterations) {
+    const int n = static_cast<int>(qp.G.rows());
+    const Eigen::MatrixXd Gm = linalg::mid(qp.G);
     std::vector<int> inT(n, 0);
     for (int it = 0; it < 4 * n + 10; ++it) {
         iterations = it + 1;
-        const auto A = face(inst, inT);
+        const auto A = face(qp, inT);
         const int k = static_cast<int>(A.size());
         Eigen::MatrixXd GA(k, k);
         Eigen::VectorXd rhs(k);
         for (int a = 0; a < k; ++a) {
-            rhs(a) = inst.negative[A[a]] ? 0.0 : mid(inst.y[A[a]]);
+            rhs(a) = qp.constrained[A[a]] ? 0.0 : mid(qp.target[A[a]]);
             for (int b = 0; b < k; ++b) GA(a, b) = Gm(A[a], A[b]);
         }
         const Eigen::VectorXd xa = GA.ldlt().solve(rhs);
@@ -35,7 +35,7 @@ std::vector<int> guess_tight_set(const Instance& inst, int& iterations) {
         const Eigen::VectorXd beta = Gm * alpha;
         bool changed = false;
         for (int j = 0; j < n; ++j) {
-            if (!inst.negative[j]) continue;
+            if (!qp.constrained[j]) continue;
             if (inT[j] && alpha(j) > 0) {
                 inT[j] = 0;
                 changed = true;
@@ -52,24 +52,28 @@ std::vector<int> guess_tight_set(const Instance& inst, int& iterations) {
 }  // namespace
 
 WStarResult certify_w_star(const Instance& inst, const std::vector<int>* tight_guess) {
+    return certify_min_norm_qp({inst.G, inst.y, inst.negative}, tight_guess);
+}
+
+WStarResult certify_min_norm_qp(const MinNormQp& qp, const std::vector<int>* tight_guess) {
     WStarResult res;
-    const int n = inst.n;
+    const int n = static_cast<int>(qp.G.rows());
     std::vector<int> inT(n, 0);
     if (tight_guess) {
         for (int j : *tight_guess)
-            if (j >= 0 && j < n && inst.negative[j]) inT[j] = 1;
+            if (j >= 0 && j < n && qp.constrained[j]) inT[j] = 1;
     } else {
-        inT = guess_tight_set(inst, res.active_set_iterations);
+        inT = guess_tight_set(qp, res.active_set_iterations);
     }
-    const auto A = face(inst, inT);
+    const auto A = face(qp, inT);
     const int k = static_cast<int>(A.size());
     for (int i = 0; i < n; ++i)
         if (inT[i]) res.tight.push_back(i);
     linalg::IMatrixD GA(k, k);
     linalg::IVectorD rhs(k);
     for (int a = 0; a < k; ++a) {
-        rhs(a) = inst.negative[A[a]] ? IntervalD(0) : inst.y[A[a]];
-        for (int b = 0; b < k; ++b) GA(a, b) = inst.G(A[a], A[b]);
+        rhs(a) = qp.constrained[A[a]] ? IntervalD(0) : qp.target[A[a]];
+        for (int b = 0; b < k; ++b) GA(a, b) = qp.G(A[a], A[b]);
     }
     const auto sol = linalg::verified_solve<IntervalD>(GA, rhs);
     if (sol.status != linalg::SolveStatus::proven) {
@@ -83,12 +87,12 @@ WStarResult certify_w_star(const Instance& inst, const std::vector<int>* tight_g
     res.beta.assign(n, IntervalD(0));
     for (int i = 0; i < n; ++i) {
         IntervalD s(0);
-        for (int a = 0; a < k; ++a) s += inst.G(i, A[a]) * sol.x(a);
+        for (int a = 0; a < k; ++a) s += qp.G(i, A[a]) * sol.x(a);
         res.beta[i] = s;
     }
     std::string failure;
     for (int j = 0; j < n; ++j) {
-        if (!inst.negative[j]) continue;
+        if (!qp.constrained[j]) continue;
         if (inT[j]) {
             res.max_multiplier = res.has_tight ? max(res.max_multiplier, res.alpha[j]) : res.alpha[j];
             res.has_tight = true;

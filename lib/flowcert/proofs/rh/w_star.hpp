@@ -30,4 +30,14 @@ struct WStarResult {
 // tight_guess: use this T instead of the active-set guess (tests: a wrong T is not certified).
 WStarResult certify_w_star(const Instance& inst, const std::vector<int>* tight_guess = nullptr);
 
+// The same certificate for the QP min ||w||_2 s.t. <w, x_i> = target_i where constrained_i = 0 and
+// <w, x_i> <= 0 where constrained_i = 1, on the Gram matrix G of the x_i: the m = 1 w* is (G, y, y <= 0);
+// the neurons of the m = 2 w* (w_star_m2.hpp) are (G, y, y <= 0) and (G, -y, y > 0).
+struct MinNormQp {
+    const linalg::IMatrixD& G;
+    const IVec& target;
+    const std::vector<int>& constrained;
+};
+WStarResult certify_min_norm_qp(const MinNormQp& qp, const std::vector<int>* tight_guess = nullptr);
+
 }  // namespace flowcert::proofs::rh
