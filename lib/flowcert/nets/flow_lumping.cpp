@@ -77,6 +77,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
     for (std::size_t j = 0; j < m; ++j) {
         if (frozen[j] || park_.on[j] || lumped_[j]) continue;
         if (!handoff && stable_[j] < opt_.lumping.join_after) continue;
+        if (opt_.lumping.max_joins > 0 && joins_[j] >= opt_.lumping.max_joins) continue;
         std::uint64_t key = 0;
         ActivationPattern pat = 0;
         bool certain = true;
@@ -121,6 +122,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
         (handoff ? lump_.patterns[q].at_handoff : lump_.patterns[q].joined) += 1;
         if (!handoff) ++lump_.joined;
         lumped_[j] = 1;
+        ++joins_[j];
     }
     if (handoff) {
         lump_.formed = true;
