@@ -233,6 +233,7 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
         if (!started) {  // the phase is timed from the end of its first step (that step's cost is not counted)
             start = std::chrono::steady_clock::now();
             started = true;
+            std::fprintf(stderr, "window starts\n");  // a profiler can attach from here
             return;
         }
         ++steps;
