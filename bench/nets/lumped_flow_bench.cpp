@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 using namespace flowcert;
@@ -47,6 +48,7 @@ Run run(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& 
     o.lumping.from = T0;
     o.lumping.neuron_tubes = false;
     o.lumping.join_after = join_after;
+    if (const char* mj = std::getenv("LUMPED_MAX_JOINS")) o.lumping.max_joins = std::strtoull(mj, nullptr, 10);
     const auto t0 = std::chrono::steady_clock::now();
     Run r;
     r.res = integrate_gradient_flow(model, th0, o);
@@ -194,6 +196,16 @@ int reference(std::size_t m, std::uint64_t seed, double T, double H, std::size_t
     for (std::size_t k = 0; k < P.n; ++k)
         std::printf("  h(x_%zu)(T) = %.15Lg   x_k^T beta* = %.15Lg\n", k, r[k] + P.y[k], p[k]);
     std::printf("  L(T) = %.15Lg  L* = %.15Lg  E(T) = L(T) - L* = %.6Lg\n", L, Ls, L - Ls);
+    // the plain classification at T (beside the certified one): sign of a_j and the samples with z_jk > 0
+    std::map<std::string, std::size_t> classes;
+    for (std::size_t j = 0; j < m; ++j) {
+        const long double* t = &th[j * (P.d + 1)];
+        std::string key = t[P.d] > 0 ? "a>0 active on {" : "a<=0 active on {";
+        for (std::size_t k = 0; k < P.n; ++k)
+            if (t[0] * P.x[k * 2] + t[1] * P.x[k * 2 + 1] > 0) key += std::to_string(k + 1);
+        ++classes[key + "}"];
+    }
+    for (const auto& [key, count] : classes) std::printf("  %s: %zu\n", key.c_str(), count);
     if (neuron < m) {
         const long double* t = &th[neuron * (P.d + 1)];
         std::printf("  neuron %zu: w = (%.6Lg, %.6Lg), a = %.6Lg, z =", neuron, t[0], t[1], t[2]);
@@ -213,7 +225,7 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
     o.store_tube = false;
     o.lumping.from = T0;
     o.lumping.neuron_tubes = false;
-    std::size_t steps = 0, lumped_neuron_steps = 0;
+    std::size_t steps = 0, lumped_neuron_steps = 0, smooth = 0, hull = 0, parked = 0, frozen = 0, substeps = 0;
     std::chrono::steady_clock::time_point start;
     bool started = false;
     const auto res = integrate_gradient_flow(model, init.theta, o, [&](const FlowStep& st) {
@@ -221,10 +233,16 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
         if (!started) {  // the phase is timed from the end of its first step (that step's cost is not counted)
             start = std::chrono::steady_clock::now();
             started = true;
+            std::fprintf(stderr, "window starts\n");  // a profiler can attach from here
             return;
         }
         ++steps;
         lumped_neuron_steps += st.lumped;
+        smooth += st.smooth;
+        hull += st.hull;
+        parked += st.parked;
+        frozen += st.frozen;
+        substeps += st.hull_substeps;
     });
     const double sec = started ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0;
     if (!res.completed() || steps == 0) {
@@ -244,6 +262,8 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
                 "plain-double RK4 (1 thread, checksum %.6g): %.3g s, %.3g neuron-steps/s; rigorous/plain = %.3g\n",
                 m, T0, T, steps, sec, rig, 100.0 * static_cast<double>(lumped_neuron_steps) / (static_cast<double>(m) * static_cast<double>(steps)),
                 checksum, psec, plain, plain / rig);
+    std::printf("  neuron-steps in the window: %zu lumped, %zu smooth (individual Taylor models), %zu hull (%zu sub-steps), %zu parked, "
+                "%zu frozen\n", lumped_neuron_steps, smooth, hull, substeps, parked, frozen);
     return 0;
 }
 

@@ -51,6 +51,7 @@ bool use_lumping(const cert::Case& in, nets::FlowOptions& o) {
     if (!in.has("lumping_from")) return false;
     o.lumping.from = in.interval_d("lumping_from").lower();  // any hand-off time is sound
     o.lumping.neuron_tubes = true;
+    if (in.has("lumping_max_joins")) o.lumping.max_joins = static_cast<std::size_t>(in.integer("lumping_max_joins"));
     return true;
 }
 
@@ -330,6 +331,9 @@ int main(int argc, char** argv) {
     keys.push_back({.name = "lumping_from", .type = cert::KeyType::number,
                     .description = "hand-off time of the lumped activation classes (docs/nonsmooth-flow.md); default: none",
                     .required = false, .constraint = cert::Constraint::positive});
+    keys.push_back({.name = "lumping_max_joins", .type = cert::KeyType::integer,
+                    .description = "joins of a neuron to a lumped class at most, the hand-off included (default 0: no limit)",
+                    .required = false, .constraint = cert::Constraint::nonnegative});
     keys.push_back({.name = "order", .type = cert::KeyType::integer, .description = "Taylor order (default 8)", .required = false});
     cert::VerifierSpec spec{
         .name = "bf/theorem2_three_point",

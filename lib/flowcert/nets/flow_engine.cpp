@@ -32,6 +32,7 @@ Engine::Engine(const Problem& pb, const FlowOptions& opt) : pb_(pb), opt_(opt), 
     lumped_.assign(pb.m, 0);
     stable_.assign(pb.m, 0);
     stable_key_.assign(pb.m, 0);
+    joins_.assign(pb.m, 0);
 }
 
 StepOutcome Engine::step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1) {

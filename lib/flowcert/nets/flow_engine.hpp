@@ -149,6 +149,7 @@ private:
     std::vector<char> lumped_;         // carried by a lumped class
     std::vector<std::size_t> stable_;  // individual neurons: consecutive accepted smooth steps with one pattern
     std::vector<std::uint64_t> stable_key_;
+    std::vector<std::uint32_t> joins_;  // joins of each neuron so far (lumping.max_joins)
     LumpState lump_;
     std::vector<I> Rtube_;             // tight-tube residual of the last successful a priori phase
     std::vector<std::uint32_t> pattern_;

@@ -77,6 +77,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
     for (std::size_t j = 0; j < m; ++j) {
         if (frozen[j] || park_.on[j] || lumped_[j]) continue;
         if (!handoff && stable_[j] < opt_.lumping.join_after) continue;
+        if (opt_.lumping.max_joins > 0 && joins_[j] >= opt_.lumping.max_joins) continue;
         std::uint64_t key = 0;
         ActivationPattern pat = 0;
         bool certain = true;
@@ -121,6 +122,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
         (handoff ? lump_.patterns[q].at_handoff : lump_.patterns[q].joined) += 1;
         if (!handoff) ++lump_.joined;
         lumped_[j] = 1;
+        ++joins_[j];
     }
     if (handoff) {
         lump_.formed = true;
@@ -136,6 +138,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
         std::vector<ActivationPattern> pats;
         for (const auto& lp : lump_.patterns) pats.push_back(lp.pattern);
         lump_.field = moment_field(pats, d, n, opt_.lumping.k_scale);
+        lump_.ev.emplace(lump_.field, lump_.params);
     }
     lump_.M_t0 = lump_.set.box();
     for (auto& [key, c] : fresh_cohort) lump_rereference(lump_.cohorts[c], t0);
@@ -343,7 +346,8 @@ bool Engine::lump_lohner(const std::vector<char>& frozen, StepOutcome& out) {
     in.order = p_;
     in.apriori = lump_.W;
     in.input = U;
-    ode::LohnerStepResult res = ode::lohner_inclusion_step(lump_.field, lump_.params, lump_.set, in);
+    if (!lump_.ev) lump_.ev.emplace(lump_.field, lump_.params);  // no class yet: the empty field
+    ode::LohnerStepResult res = ode::lohner_inclusion_step(*lump_.ev, lump_.set, in);
     if (!res.ok) {
         out.fail = StepFail::validation;
         out.reason = "lumped classes: " + res.reason;

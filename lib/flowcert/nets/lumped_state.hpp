@@ -57,6 +57,7 @@ struct LumpState {
     std::vector<LumpedCohort> cohorts;
     taylor::VectorField field{std::vector<std::string>{}};  // moment_field of the patterns
     std::vector<IntervalD> params;                          // its parameters
+    std::optional<taylor::TaylorEvaluator<IntervalD>> ev;   // of field and params, kept across steps
     ode::LohnerSet set;                                     // the moments at t0 (committed)
     std::optional<ode::LohnerSet> next;                     // at t1 (the current attempt)
     std::vector<I> M_t0;                                    // box of `set`

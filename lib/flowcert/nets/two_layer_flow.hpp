@@ -76,6 +76,10 @@ struct LumpingOptions {
     // After the hand-off an individual neuron joins the class of its pattern once it has been smooth
     // with that pattern on this many consecutive accepted steps (0: no joins after the hand-off).
     std::size_t join_after = 2;
+    // At most this many joins per neuron, the hand-off included (0: no limit). A neuron that keeps
+    // leaving and re-joining (one drifting towards a kink) adds the box of its theta theta^T to the
+    // moment set at every join and leave; the cap stops that churn (a choice of cost, never of soundness).
+    std::size_t max_joins = 0;
     // Per-step tubes of the lumped neurons (Phi_S tube times theta_j(T0), O(m) per step). false:
     // FlowStep::tube entries of lumped neurons are NOT enclosures (FlowStep::residual still is);
     // the state and snapshots are always enclosures.

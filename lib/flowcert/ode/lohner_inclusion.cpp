@@ -165,15 +165,19 @@ std::vector<double> deviation_bound(const linalg::IMatrixD& J, const std::vector
 
 LohnerStepResult lohner_inclusion_step(const taylor::VectorField& field, const std::vector<IntervalD>& params,
                                        const LohnerSet& set, const LohnerStepInput& in) {
+    taylor::TaylorEvaluator<IntervalD> ev(field, params);
+    return lohner_inclusion_step(ev, set, in);
+}
+
+LohnerStepResult lohner_inclusion_step(taylor::TaylorEvaluator<IntervalD>& ev, const LohnerSet& set, const LohnerStepInput& in) {
     LohnerStepResult res;
     const std::size_t N = set.dimension(), Nu = in.input.size();
     const int p = in.order;
-    if (static_cast<std::size_t>(field.dimension()) != N + Nu || in.apriori.size() != N || p < 1 || p > kTmMaxOrder) {
+    if (static_cast<std::size_t>(ev.dimension()) != N + Nu || in.apriori.size() != N || p < 1 || p > kTmMaxOrder) {
         res.reason = "lohner_inclusion_step: dimensions or order do not match";
         return res;
     }
     const double H = in.h.upper();
-    taylor::TaylorEvaluator<IntervalD> ev(field, params);
     // input centre u_c (a point of U) and radius bound
     std::vector<I> v(N + Nu), uc(Nu);
     std::vector<double> urad(Nu);

@@ -98,6 +98,9 @@ struct LohnerStepResult {
 // right-hand side 0; `params` are its parameter values. order <= kTmMaxOrder.
 LohnerStepResult lohner_inclusion_step(const taylor::VectorField& field, const std::vector<IntervalD>& params,
                                        const LohnerSet& set, const LohnerStepInput& in);
+// The same with a caller-owned evaluator of that field and those parameters, kept across steps (its
+// coefficient arrays are allocated once instead of at every step; the result is identical).
+LohnerStepResult lohner_inclusion_step(taylor::TaylorEvaluator<IntervalD>& ev, const LohnerSet& set, const LohnerStepInput& in);
 
 // Component-wise deviation bound of step 2: E >= int_0^H exp(A (H - t)) C dt for the Metzler
 // majorant A of the interval matrix J (A_ii = sup J_ii, A_ij = sup |J_ij|) and C >= 0.

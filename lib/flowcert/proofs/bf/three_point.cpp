@@ -99,6 +99,15 @@ ThreePointData three_point_data(const nets::AlignmentData& data, const LeastSqua
     IntervalD bstar(0);
     for (const auto& bi : ls.beta) bstar += sqr(enclose(bi));
     t.beta_star_norm = sqrt(bstar);
+    const auto& x = data.x;
+    const Rational det13 = cross(x[0], x[2]);
+    if (det13 != 0) {  // ls.ok (X of full rank) does not exclude x_1 parallel to x_3
+        t.alpha1 = enclose(cross(x[1], x[2]) / det13);
+        t.alpha3 = enclose(cross(x[0], x[1]) / det13);
+    } else {
+        t.alpha1 = t.alpha3 = IntervalD::entire();
+    }
+    for (std::size_t k = 0; k < 3; ++k) t.cross_middle[k] = enclose(cross(x[k], x[1]));
     return t;
 }
 

@@ -2,7 +2,8 @@
 // [BF2025, Sec. 4, Lemma 8 proof] and by the trapping argument of docs/bf.md#step-0: which point is the
 // middle one (inside the open cone of the other two), and the constants of the data at theta = 0 that the
 // trap needs (X, |x_k|, <x_k, x_l>, y, the least-squares residuals r*, H = X^T X / n, lambda_min(H), the
-// leverages x_k^T H^{-1} x_k, |beta*|), computed exactly and then enclosed.
+// leverages x_k^T H^{-1} x_k, |beta*|, the middle point's coefficients alpha_1, alpha_3), computed exactly
+// and then enclosed.
 #pragma once
 
 #include <flowcert/interval.hpp>
@@ -47,6 +48,10 @@ struct ThreePointData {
     IntervalD inv_n = IntervalD(1) / IntervalD(3);
     IntervalD lambda_min;                                       // of H = X^T X / n
     IntervalD beta_star_norm;                                   // |beta*|
+    // x_2 = alpha1 x_1 + alpha3 x_3 (exact Cramer's rule, as in three_point_order, then enclosed) and
+    // cross_middle[k] = det(x_k, x_2) (exact, enclosed; cross_middle[1] = 0)
+    IntervalD alpha1, alpha3;
+    std::array<IntervalD, 3> cross_middle;
 };
 // Needs n = 3, d = 2, the half-square loss and X of full rank (ls.ok); std::invalid_argument otherwise.
 ThreePointData three_point_data(const nets::AlignmentData& data, const LeastSquares& ls, long bits);

@@ -274,10 +274,6 @@ bool early(const TrapBox& box) {
 
 // ---- step 3Q ---------------------------------------------------------------------------------------
 
-namespace {
-IntervalD det2(const std::array<IntervalD, 2>& u, const std::array<IntervalD, 2>& v) { return u[0] * v[1] - u[1] * v[0]; }
-}  // namespace
-
 IntervalD negligible_norm_bound(const IntervalD& s, const IntervalD& G) {
     // step 3Q(b): for a_j < 0, d|theta_j|^2/dt = (4 |a_j| / n) sum_k r_k sigma(z_jk) (any selection), and with r_1, r_3 < 0
     // that sum is <= max(n <w_j, g>, 0): if z_j2 >= 0 the inactive samples are extreme ones, whose terms r_k z_jk > 0 are
@@ -314,13 +310,11 @@ IntervalD lojasiewicz_constant(const TrapBox& box, const IntervalD& G) {
     // eta in [0, 1], so |D_j| >= |r_i| |det(x_i, x_2)| / (n |x_2|) (distance of r_i x_i to the line of x_2)
     double dmin_lo = kInf;
     for (std::size_t i : {std::size_t(0), std::size_t(2)})
-        dmin_lo = std::min(dmin_lo, lower(residual_margin(box, i, G) * abs(det2(d.X[i], d.X[1])) * d.inv_n / d.xnorm[1]));
+        dmin_lo = std::min(dmin_lo, lower(residual_margin(box, i, G) * abs(d.cross_middle[i]) * d.inv_n / d.xnorm[1]));
     const IntervalD dmin = point(dmin_lo);
     if (!certainly_positive(dmin)) return infinite_bound();
     // phi_j = a_j sum_k r*_k sigma(z_jk) <= c_phi |a_j| |w_j|, c_phi = r*_2 max(alpha_1 |x_1|, alpha_3 |x_3|) (zero unless mixed)
-    const IntervalD det13 = det2(d.X[0], d.X[2]);
-    const IntervalD al1 = abs(det2(d.X[1], d.X[2]) / det13), al3 = abs(det2(d.X[0], d.X[1]) / det13);
-    const IntervalD cphi = point(upper(d.rstar[1])) * max(al1 * d.xnorm[0], al3 * d.xnorm[2]);
+    const IntervalD cphi = point(upper(d.rstar[1])) * max(abs(d.alpha1) * d.xnorm[0], abs(d.alpha3) * d.xnorm[2]);
     // kappa2 = 1 + Phi_max / (2 |r*|^2): q(Phi) = (Phi^2 / |r*|^2 + 2 Phi) / (2n) <= kappa2 Phi / n for 0 <= Phi <= Phi_max
     IntervalD r2(0);
     for (std::size_t k = 0; k < 3; ++k) r2 += sqr(d.rstar[k]);
