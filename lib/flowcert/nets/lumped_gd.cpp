@@ -116,26 +116,36 @@ struct LohnerMoment {
         B = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(N), static_cast<Eigen::Index>(N));
         Binv = linalg::identity<IntervalD>(static_cast<Eigen::Index>(N), 53);
     }
-    std::vector<IntervalD> box() const {
+    // the box of the set; with `with_centre` the box of the set and c (the mean-value segments)
+    std::vector<IntervalD> box(bool with_centre = false) const {
         std::vector<IntervalD> x(N);
         for (std::size_t i = 0; i < N; ++i) {
             IntervalD s = IntervalD::exact(c[i]);
-            for (std::size_t j = 0; j < N; ++j) s += IntervalD::exact(B(i, j)) * rho[j];
+            for (std::size_t j = 0; j < N; ++j) s += IntervalD::exact(B(i, j)) * (with_centre ? hull(rho[j], IntervalD(0)) : rho[j]);
             x[i] = s;
         }
         return x;
     }
-    // every state x becomes x + e for some e in delta
+    // every state x becomes x + e for some e in delta: the centre moves to c' = mid(c + delta) and
+    // rho by B^{-1} (c + delta - c'), so rho stays centred (the step's Jacobian box stays small)
     void add(const std::vector<IntervalD>& delta) {
+        std::vector<IntervalD> e(N);
+        for (std::size_t i = 0; i < N; ++i) {
+            const IntervalD ci = IntervalD::exact(c[i]) + delta[i];
+            const double c1 = mid(ci);
+            e[i] = ci - IntervalD::exact(c1);
+            c[i] = c1;
+        }
         for (std::size_t i = 0; i < N; ++i) {
             IntervalD s(0);
-            for (std::size_t j = 0; j < N; ++j) s += Binv(i, j) * delta[j];
+            for (std::size_t j = 0; j < N; ++j) s += Binv(i, j) * e[j];
             rho[i] += s;
         }
     }
-    // x <- F(x): F(X) in F(c) + J B rho with J the Jacobian enclosure over the box [Lohner 1987]
+    // x <- F(x): F(X) in F(c) + J B rho with J the Jacobian enclosure over the segments from c to the
+    // set (rho need not contain 0 after add(): the box of the set alone would not do) [Lohner 1987]
     bool step(const MomentMap& F, const std::vector<IntervalD>& q) {
-        const std::vector<IntervalD> X = box();
+        const std::vector<IntervalD> X = box(true);
         std::vector<IntervalD> cp(N), Fc(N);
         for (std::size_t i = 0; i < N; ++i) cp[i] = IntervalD::exact(c[i]);
         F(cp.data(), q, Fc.data());
@@ -424,7 +434,6 @@ private:
     // Members whose sign may have changed at iteration t are checked; those not certainly active on
     // every sample leave the class (their outer product is taken out of the moment).
     void screen(std::size_t t) {
-        (void)t;
         std::vector<std::vector<IntervalD>> v;
         double tau = threshold(v);
         auto at_risk = [&] {
