@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfenv>
 #include <cmath>
 #include <limits>
 
@@ -104,6 +105,8 @@ struct LohnerMoment {
     Eigen::MatrixXd B;
     linalg::IMatrixD Binv;
     std::vector<IntervalD> rho;
+    std::size_t steps = 0;
+    static constexpr std::size_t kRebase = 8;
 
     void init(const std::vector<IntervalD>& box) {
         N = box.size();
@@ -115,6 +118,7 @@ struct LohnerMoment {
         }
         B = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(N), static_cast<Eigen::Index>(N));
         Binv = linalg::identity<IntervalD>(static_cast<Eigen::Index>(N), 53);
+        steps = 0;
     }
     // the box of the set; with `with_centre` the box of the set and c (the mean-value segments)
     std::vector<IntervalD> box(bool with_centre = false) const {
@@ -167,12 +171,18 @@ struct LohnerMoment {
             }
         std::vector<double> c1(N);
         for (std::size_t i = 0; i < N; ++i) c1[i] = mid(Fc[i]);
-        auto qr = linalg::orthogonal_basis<IntervalD>(A, 53);
-        Eigen::MatrixXd Q = Eigen::MatrixXd::Identity(n, n);
-        linalg::IMatrixD Qinv = linalg::identity<IntervalD>(n, 53);
-        if (qr.status == linalg::QrStatus::proven) {
-            Q = qr.Q_double;
-            Qinv = qr.Q_inverse;
+        // a new basis every kRebase steps (any invertible B' with an enclosed inverse is valid; between the
+        // QR factorizations the basis is kept, which costs nothing while the map is close to the identity)
+        Eigen::MatrixXd Q = B;
+        linalg::IMatrixD Qinv = Binv;
+        if (steps++ % kRebase == 0) {
+            auto qr = linalg::orthogonal_basis<IntervalD>(A, 53);
+            Q = Eigen::MatrixXd::Identity(n, n);
+            Qinv = linalg::identity<IntervalD>(n, 53);
+            if (qr.status == linalg::QrStatus::proven) {
+                Q = qr.Q_double;
+                Qinv = qr.Q_inverse;
+            }
         }
         std::vector<IntervalD> rho1(N);
         // rho' = Q^{-1} (F(c) - c' + J B rho), grouped as (Q^{-1} J B) rho to keep the rotation exact
@@ -195,6 +205,37 @@ struct LohnerMoment {
     }
 };
 
+// The per-neuron kernel: an interval as (-lo, hi), every operation rounded upward (the rounding mode is set
+// once per pass by UpwardRounding; -frounding-math keeps the compiler from folding across it), so
+// -lo and hi are both upper bounds [the negation trick of fast interval libraries, e.g. Goualard's GAOL].
+struct Up {
+    double nl = 0, hi = 0;  // the interval [-nl, hi]
+    static Up of(const IntervalD& x) { return {-x.lower(), x.upper()}; }
+    // overflow or NaN (an enclosure that blew up) becomes the whole line, still an enclosure
+    IntervalD interval() const { return std::isfinite(nl) && std::isfinite(hi) ? IntervalD::bounds(-nl, hi) : IntervalD::entire(); }
+    Up neg() const { return {hi, nl}; }
+    Up relu() const { return {std::min(nl, 0.0), std::max(hi, 0.0)}; }
+    Up hull_zero() const { return {std::max(nl, 0.0), std::max(hi, 0.0)}; }  // hull with 0: {s g : s in [0, 1]}
+};
+inline Up operator+(const Up& a, const Up& b) { return {a.nl + b.nl, a.hi + b.hi}; }
+// [al, ah] [bl, bh]: hi = max of the four products rounded up; -lo = max of their negations rounded up
+inline Up operator*(const Up& a, const Up& b) {
+    const double al = -a.nl, bl = -b.nl, nah = -a.hi;  // exact negations
+    const double hi = std::max(std::max(a.hi * b.hi, al * bl), std::max(a.hi * bl, al * b.hi));
+    const double nl = std::max(std::max(nah * b.hi, a.nl * bl), std::max(nah * bl, a.nl * b.hi));
+    return {nl, hi};
+}
+class UpwardRounding {
+public:
+    UpwardRounding() : old_(std::fegetround()) { std::fesetround(FE_UPWARD); }
+    ~UpwardRounding() { std::fesetround(old_); }
+    UpwardRounding(const UpwardRounding&) = delete;
+    UpwardRounding& operator=(const UpwardRounding&) = delete;
+
+private:
+    int old_;
+};
+
 class Run {
 public:
     Run(const TwoLayerModel<IntervalD>& model, const IntervalD& step, const LumpedGdOptions& opt, const GdObserver& obs,
@@ -203,6 +244,8 @@ public:
           S_(d_ + 1), h_(step), map_{model, step, sqr(step), IntervalD(2) * step, IntervalD::from_decimal(opt.k_scale), d_, n_,
                                      moment_size(d_)} {
         res_.role.assign(m_, GdNeuronRole::individual);
+        for (std::size_t k = 0; k < n_; ++k)
+            for (std::size_t i = 0; i < d_; ++i) x_.push_back(Up::of(model.x(k, i)));
         for (std::size_t j = 0; j < m_; ++j) live_.push_back(j);
         for (std::size_t k = 0; k < n_; ++k) {
             std::vector<double> u(S_, 0.0);
@@ -258,59 +301,89 @@ private:
     }
     IntervalD* box(std::size_t j) { return &box_[j * S_]; }
 
-    // ---- individual neurons: outputs (freezing those inactive on every sample), then one GD step each
+    // ---- individual neurons: outputs (freezing those inactive on every sample), then one GD step each, in the
+    // upward-rounding kernel (one rounding-mode switch per pass instead of one per operation)
     void individual_outputs(std::vector<IntervalD>& q) {
-        for (auto& x : q) x = IntervalD(0);
         z_.resize(live_.size() * n_);
+        std::array<Up, 32> acc;
         std::size_t keep = 0;
-        for (std::size_t p = 0; p < live_.size(); ++p) {
-            const std::size_t j = live_[p];
-            bool dead = true;
-            std::array<IntervalD, 32> zz;
-            for (std::size_t k = 0; k < n_; ++k) {
-                zz[k] = z_of(&th_.w[j * d_], k);
-                dead = dead && certainly_nonpositive(zz[k]);  // sigma(z) = 0 and sigma'(z) = 0 (PyTorch's sigma'(0))
+        {
+            const UpwardRounding up;
+            for (std::size_t k = 0; k < n_; ++k) acc[k] = Up{0, 0};
+            for (std::size_t p = 0; p < live_.size(); ++p) {
+                const std::size_t j = live_[p];
+                std::array<Up, 5> w;
+                for (std::size_t i = 0; i < d_; ++i) w[i] = Up::of(th_.W(j, i));
+                const Up a = Up::of(th_.a[j]);
+                bool dead = true;
+                std::array<Up, 32> zz;
+                for (std::size_t k = 0; k < n_; ++k) {
+                    Up s = w[0] * x_[k * d_];
+                    for (std::size_t i = 1; i < d_; ++i) s = s + w[i] * x_[k * d_ + i];
+                    zz[k] = s;
+                    dead = dead && s.hi <= 0;  // sigma(z) = 0 and sigma'(z) = 0 (PyTorch's sigma'(0))
+                }
+                if (dead) {
+                    res_.role[j] = GdNeuronRole::frozen;
+                    continue;
+                }
+                for (std::size_t k = 0; k < n_; ++k) {
+                    acc[k] = acc[k] + a * zz[k].relu();
+                    z_[keep * n_ + k] = zz[k];
+                }
+                live_[keep++] = j;
             }
-            if (dead) {
-                res_.role[j] = GdNeuronRole::frozen;
-                continue;
-            }
-            for (std::size_t k = 0; k < n_; ++k) {
-                q[k] += th_.a[j] * relu_hull(zz[k]);
-                z_[keep * n_ + k] = zz[k];
-            }
-            live_[keep++] = j;
         }
+        for (std::size_t k = 0; k < n_; ++k) q[k] = acc[k].interval();
         live_.resize(keep);
     }
     void step_individuals(const std::vector<IntervalD>& r) {
-        const IntervalD unit = IntervalD::bounds(0, 1), c = model_.risk_weight();
-        std::array<IntervalD, 5> D;
-        for (std::size_t p = 0; p < live_.size(); ++p) {
-            const std::size_t j = live_[p];
-            for (std::size_t i = 0; i < d_; ++i) D[i] = IntervalD(0);
-            bool undecided = false;
-            for (std::size_t k = 0; k < n_; ++k) {
-                const IntervalD& z = z_[p * n_ + k];
-                if (certainly_nonpositive(z)) continue;  // sigma'(z) = 0
-                IntervalD g = r[k];
-                if (!certainly_positive(z)) {
-                    g = unit * r[k];  // sigma'(z) in [0, 1]
-                    undecided = true;
+        std::array<Up, 32> rk;
+        std::size_t und = 0;
+        {
+            const UpwardRounding up;
+            for (std::size_t k = 0; k < n_; ++k) rk[k] = Up::of(r[k]);
+            const Up h = Up::of(h_), mc = Up::of(model_.risk_weight()).neg();
+            for (std::size_t p = 0; p < live_.size(); ++p) {
+                const std::size_t j = live_[p];
+                std::array<Up, 5> D, w;
+                for (std::size_t i = 0; i < d_; ++i) {
+                    D[i] = Up{0, 0};
+                    w[i] = Up::of(th_.W(j, i));
                 }
-                for (std::size_t i = 0; i < d_; ++i) D[i] -= g * model_.x(k, i);
+                bool undecided = false;
+                for (std::size_t k = 0; k < n_; ++k) {
+                    const Up& z = z_[p * n_ + k];
+                    if (z.hi <= 0) continue;  // sigma'(z) = 0
+                    Up g = rk[k];
+                    if (!(z.nl < 0)) {         // not certainly positive: sigma'(z) in [0, 1]
+                        g = g.hull_zero();
+                        undecided = true;
+                    }
+                    for (std::size_t i = 0; i < d_; ++i) D[i] = D[i] + g * x_[k * d_ + i];
+                }
+                const Up a = Up::of(th_.a[j]);
+                Up wd{0, 0};
+                for (std::size_t i = 0; i < d_; ++i) {
+                    D[i] = mc * D[i];
+                    wd = wd + w[i] * D[i];
+                }
+                const Up ha = h * a;
+                for (std::size_t i = 0; i < d_; ++i) w[i] = w[i] + ha * D[i];
+                const Up a1 = a + h * wd;
+                for (std::size_t i = 0; i < d_; ++i) wbuf_[i] = w[i];
+                abuf_ = a1;
+                store(j);
+                und += undecided;
             }
-            IntervalD wd(0);
-            for (std::size_t i = 0; i < d_; ++i) {
-                D[i] = c * D[i];
-                wd += th_.W(j, i) * D[i];
-            }
-            const IntervalD a = th_.a[j];
-            for (std::size_t i = 0; i < d_; ++i) th_.W(j, i) += h_ * a * D[i];
-            th_.a[j] += h_ * wd;
-            ++res_.stats.neuron_steps;
-            if (undecided) ++res_.stats.undecided_steps;
         }
+        res_.stats.neuron_steps += live_.size();
+        res_.stats.undecided_steps += und;
+    }
+    // writes the kernel's result for neuron j back (plain stores, valid under any rounding mode)
+    void store(std::size_t j) {
+        for (std::size_t i = 0; i < d_; ++i) th_.W(j, i) = wbuf_[i].interval();
+        th_.a[j] = abuf_.interval();
     }
 
     // ---- the lumped class
@@ -511,7 +584,10 @@ private:
     const IntervalD h_;
     const MomentMap map_;
     std::vector<std::size_t> live_;          // individual neurons not frozen
-    std::vector<IntervalD> z_;               // their pre-activations at the current iteration
+    std::vector<Up> z_;                      // their pre-activations at the current iteration
+    std::vector<Up> x_;                      // the inputs x_{k,i} (row-major)
+    std::array<Up, 5> wbuf_;
+    Up abuf_;
     std::vector<std::vector<double>> u_;     // x_k as exact doubles (a-component 0)
     std::vector<double> u2_;
     bool lumped_ = false;
