@@ -1,5 +1,5 @@
-// Tests of the lumped gradient descent (lib/flowcert/nets/lumped_gd.hpp; docs/nonsmooth-flow.md,
-// "Lumped gradient descent"): containment of the exact GD iterates, enclosed by a 256-bit MPFI run of the
+// Tests of the lumped gradient descent (lib/flowcert/nets/lumped_gd.hpp; docs/bf.md,
+// "bf/figure2_gd"): containment of the exact GD iterates, enclosed by a 256-bit MPFI run of the
 // per-neuron GD map (gd_step, every sign certain: the exact map with sigma'(0) = 0), at every iteration
 // (residuals) and at the end (every neuron); and a deliberately broken lumped map (K_P scaled by 1 + 1e-3)
 // that the same comparison rejects.

@@ -1,5 +1,5 @@
-// Rigorous gradient descent with the all-active class lumped (lumped_gd.hpp; docs/nonsmooth-flow.md,
-// "Lumped gradient descent"). One run: a per-neuron phase up to the hand-off, then the class moment
+// Rigorous gradient descent with the all-active class lumped (lumped_gd.hpp; docs/bf.md,
+// "bf/figure2_gd"). One run: a per-neuron phase up to the hand-off, then the class moment
 // as a Lohner set, its transition matrix, member screening and the individual neurons.
 #include "flowcert/nets/lumped_gd.hpp"
 

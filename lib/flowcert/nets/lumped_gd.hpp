@@ -1,6 +1,6 @@
 // flowcert/nets/lumped_gd.hpp -- rigorous gradient descent of a two-layer ReLU network (no leak,
 // half-square loss) with the all-active activation class lumped into its second moment
-// (docs/nonsmooth-flow.md, "Lumped gradient descent").
+// (docs/bf.md, "bf/figure2_gd").
 //
 // The GD step is the one PyTorch runs: sigma'(0) = 0, so a neuron j whose pattern at iteration t
 // is S (the samples with z_jk = <w_j, x_k> > 0) moves by exactly
