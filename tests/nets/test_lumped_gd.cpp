@@ -72,6 +72,13 @@ Compared compare(const Reference& ref, const std::string& k_scale, std::size_t h
     for (std::size_t j = 0; j < ref.theta.m; ++j) {
         bool in = subset(to_interval_d(ref.theta.a[j]), c.res.theta.a[j]);
         for (std::size_t i = 0; i < ref.theta.d; ++i) in = in && subset(to_interval_d(ref.theta.W(j, i)), c.res.theta.W(j, i));
+        // a neuron split dead-or-alive may instead have frozen in the closed all-inactive cone
+        if (!in && c.res.maybe_frozen[j]) {
+            const auto z = preactivations(TwoLayerModel<IntervalMp>(test_support::figure2_spec(), kBits), ref.theta);
+            bool dead = true;
+            for (std::size_t k = 0; k < 3; ++k) dead = dead && certainly_nonpositive(z[j * 3 + k]);
+            in = dead;
+        }
         c.neuron_misses += !in;
     }
     return c;

@@ -54,8 +54,9 @@ std::vector<std::size_t> plotted_iterations(std::size_t N, const std::vector<std
 
 // A snapshot row: t, L, the lower bound of L - L*, closed-cone counts, |beta_P - beta*| over the all-active neurons.
 std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& th,
-                                      const proofs::LeastSquares& ls, std::size_t t, const std::string& label) {
-    const auto cones = proofs::closed_cone_membership(model, th);
+                                      const std::vector<char>& maybe_frozen, const proofs::LeastSquares& ls, std::size_t t,
+                                      const std::string& label) {
+    const auto cones = proofs::closed_cone_membership(model, th, maybe_frozen);
     const auto z = nets::preactivations(model, th);
     std::vector<IntervalD> beta(model.d(), IntervalD(0));
     for (std::size_t j = 0; j < th.m; ++j) {
@@ -64,7 +65,7 @@ std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& mode
         if (act)
             for (std::size_t i = 0; i < model.d(); ++i) beta[i] += th.a[j] * th.W(j, i);
     }
-    IntervalD db(0);
+    IntervalD db(0);  // (the all-active sum is over the boxes; a maybe-frozen neuron is counted by its box)
     for (std::size_t i = 0; i < model.d(); ++i) db += sqr(beta[i] - to_d(mp(ls.beta[i], 128)));
     return {std::to_string(t), label, to_string(nets::risk(model, th), 12), std::to_string(cones.all_active) + " (" + std::to_string(cones.all_active_positive) + " a > 0)",
             std::to_string(cones.all_inactive), std::to_string(cones.other), to_string(sqrt(db), 4)};
@@ -124,7 +125,7 @@ void run(cert::Context& ctx) {
 
     // ---- (c) conclusions
     R.conclusion(c_plateau, "[BF2025, Thm 2, Figure 2; docs/bf.md, bf/figure2_gd]").result(tracker.loss_above_plateau());
-    const auto cones = proofs::closed_cone_membership(model, res.theta);
+    const auto cones = proofs::closed_cone_membership(model, res.theta, res.maybe_frozen);
     R.conclusion(c_cones, "[BF2025, Figure 2, App. B.1]").result(cones.result);
     const IntervalD tol = IntervalD::from_decimal(tol_s);
     for (std::size_t k = 0; k < t2.data.n; ++k) {
@@ -138,9 +139,9 @@ void run(cert::Context& ctx) {
     // ---- tables and plots
     auto& sn = R.table("state at the snapshot iterations (certified enclosures)",
                        {"iteration", "", "L(theta_t)", "closed all-active", "closed all-inactive", "neither", "|beta_P - beta*|"});
-    sn.add_row(snapshot_row(model, init.theta, ls, 0, "initialization"));
-    for (const auto& s : res.snapshots) sn.add_row(snapshot_row(model, s.theta, ls, s.t, "paper snapshot"));
-    sn.add_row(snapshot_row(model, res.theta, ls, N, "last iteration N"));
+    sn.add_row(snapshot_row(model, init.theta, {}, ls, 0, "initialization"));
+    for (const auto& s : res.snapshots) sn.add_row(snapshot_row(model, s.theta, s.maybe_frozen, ls, s.t, "paper snapshot"));
+    sn.add_row(snapshot_row(model, res.theta, res.maybe_frozen, ls, N, "last iteration N"));
     auto& st = R.table("the rigorous GD run", {"quantity", "value"});
     const auto& S = res.stats;
     for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{

@@ -244,6 +244,7 @@ public:
           S_(d_ + 1), h_(step), map_{model, step, sqr(step), IntervalD(2) * step, IntervalD::from_decimal(opt.k_scale), d_, n_,
                                      moment_size(d_)} {
         res_.role.assign(m_, GdNeuronRole::individual);
+        res_.maybe_frozen.assign(m_, 0);
         for (std::size_t k = 0; k < n_; ++k)
             for (std::size_t i = 0; i < d_; ++i) x_.push_back(Up::of(model.x(k, i)));
         for (std::size_t j = 0; j < m_; ++j) live_.push_back(j);
@@ -270,7 +271,7 @@ public:
                 if (!is_bounded(rk)) return fail("residual enclosure unbounded at iteration " + std::to_string(t));
             if (obs_) obs_(GdIterationView{t, r, q, lumped_});
             if (std::find(opt_.snapshots.begin(), opt_.snapshots.end(), t) != opt_.snapshots.end())
-                res_.snapshots.push_back({t, state(), r});
+                res_.snapshots.push_back({t, state(), res_.maybe_frozen, r});
             res_.iterations_done = t;
             if (t == opt_.iterations) {
                 res_.theta = state();
@@ -327,8 +328,10 @@ private:
                     res_.role[j] = GdNeuronRole::frozen;
                     continue;
                 }
+                const bool mf = res_.maybe_frozen[j] != 0;
                 for (std::size_t k = 0; k < n_; ++k) {
-                    acc[k] = acc[k] + a * zz[k].relu();
+                    const Up out = a * zz[k].relu();
+                    acc[k] = acc[k] + (mf ? out.hull_zero() : out);  // a frozen branch contributes 0
                     z_[keep * n_ + k] = zz[k];
                 }
                 live_[keep++] = j;
@@ -351,12 +354,22 @@ private:
                     D[i] = Up{0, 0};
                     w[i] = Up::of(th_.W(j, i));
                 }
+                // one sample undecided and every other certainly inactive: the neuron is either active there
+                // (pattern {k}, stepped exactly) or frozen for good (dead-or-alive split, no hull)
+                std::size_t nund = 0, nact = 0;
+                for (std::size_t k = 0; k < n_; ++k) {
+                    const Up& z = z_[p * n_ + k];
+                    nund += z.hi > 0 && !(z.nl < 0);
+                    nact += z.nl < 0;
+                }
+                const bool split = nund == 1 && nact == 0;
+                if (split) res_.maybe_frozen[j] = 1;
                 bool undecided = false;
                 for (std::size_t k = 0; k < n_; ++k) {
                     const Up& z = z_[p * n_ + k];
                     if (z.hi <= 0) continue;  // sigma'(z) = 0
                     Up g = rk[k];
-                    if (!(z.nl < 0)) {         // not certainly positive: sigma'(z) in [0, 1]
+                    if (!(z.nl < 0) && !split) {  // not certainly positive: sigma'(z) in [0, 1]
                         g = g.hull_zero();
                         undecided = true;
                     }

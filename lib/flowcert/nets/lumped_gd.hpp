@@ -17,7 +17,9 @@
 // fitting phase is seen. The class's transition matrix Phi = prod (I + h K_P(r_t)) gives every
 // member back, theta_j(t) = Phi(t, t_ref) theta_j(t_ref); members are screened each step (a
 // scale-invariant bound on how far Phi^T x_k turned from x_k) and one whose sign may change is
-// checked, and leaves the class (stepped individually) when its pattern is not certainly P.
+// checked, and leaves the class (stepped individually) when its pattern is not certainly P. An individual
+// neuron undecided on one sample and certainly inactive on all others is split: either it is active there (and
+// moves by the exact map of that pattern) or it froze for good in the closed all-inactive cone (outputs 0).
 // Everything is IntervalD; no estimate enters an enclosure.
 #pragma once
 
@@ -60,7 +62,8 @@ using GdObserver = std::function<void(const GdIterationView&)>;
 
 struct LumpedGdSnapshot {
     std::size_t t = 0;
-    TwoLayerParams<IntervalD> theta;
+    TwoLayerParams<IntervalD> theta;  // as LumpedGdResult::theta (the alive branch of a maybe-frozen neuron)
+    std::vector<char> maybe_frozen;
     std::vector<IntervalD> residual;
 };
 
@@ -81,7 +84,10 @@ struct LumpedGdResult {
     LumpedGdStatus status = LumpedGdStatus::not_run;
     std::string reason;
     std::size_t iterations_done = 0;
-    TwoLayerParams<IntervalD> theta;   // theta_N, every neuron's box
+    // theta_N, every neuron's box; for a neuron with maybe_frozen set, the true theta_N is in its box or the
+    // neuron froze earlier in the closed all-inactive cone (a dead-or-alive split: the box follows the alive branch)
+    TwoLayerParams<IntervalD> theta;
+    std::vector<char> maybe_frozen;
     std::vector<IntervalD> residual;   // r(theta_N) (from the moment when lumped)
     std::vector<GdNeuronRole> role;    // per neuron at N
     std::vector<IntervalD> moment;     // box of M_P(theta_N) (moment_index order; empty if never lumped)

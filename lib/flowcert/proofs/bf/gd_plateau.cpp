@@ -43,7 +43,8 @@ ProofResult GdPlateauTracker::loss_above_plateau() const {
                                ") for all " + std::to_string(count_) + " iterations");
 }
 
-ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta) {
+ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta,
+                                  const std::vector<char>& maybe_frozen) {
     ConeCounts out;
     const auto z = nets::preactivations(model, theta);
     const std::size_t n = model.n();
@@ -54,6 +55,7 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
             act = act && certainly_nonnegative(z[j * n + k]);
             inact = inact && certainly_nonpositive(z[j * n + k]);
         }
+        if ((act || inact) && j < maybe_frozen.size() && maybe_frozen[j]) ++out.maybe_frozen;
         if (act) {
             ++out.all_active;
             out.all_active_positive += certainly_positive(theta.a[j]);
@@ -64,7 +66,8 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
         }
     }
     const std::string counts = std::to_string(out.all_active) + " in the closed all-active cone (" + std::to_string(out.all_active_positive) +
-                               " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone";
+                               " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone" +
+                               (out.maybe_frozen ? " (" + std::to_string(out.maybe_frozen) + " of them possibly frozen earlier in the all-inactive cone)" : "");
     out.result = out.other == 0 ? ProofResult::proven(counts)
                                 : ProofResult::not_proven(counts + ", " + std::to_string(out.other) + " in neither on their boxes (first: " + first + ")");
     return out;

@@ -56,8 +56,12 @@ struct ConeCounts {
     ProofResult result;
     std::size_t all_active = 0, all_inactive = 0, other = 0;
     std::size_t all_active_positive = 0;  // all-active with a_j certainly > 0
+    std::size_t maybe_frozen = 0;         // of these, flagged maybe frozen
 };
-ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta);
+// A neuron flagged in `maybe_frozen` (nets::LumpedGdResult) is in its box or frozen in the closed all-inactive
+// cone: it is counted by its box (and in `maybe_frozen`), and is in a closed cone when its box is.
+ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta,
+                                  const std::vector<char>& maybe_frozen = {});
 
 }  // namespace flowcert::proofs::bf
 
