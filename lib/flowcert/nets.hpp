@@ -9,6 +9,7 @@
 #include "flowcert/nets/alignment.hpp"         // the BF alignment function G, cones, extremal vectors
 #include "flowcert/nets/two_layer_flow.hpp"    // rigorous two-layer gradient flow (tubes, parking, lumping, partition)
 #include "flowcert/nets/two_layer_gd.hpp"      // rigorous two-layer gradient descent
+#include "flowcert/nets/lumped_gd.hpp"        // rigorous GD with the all-active class lumped
 #include "flowcert/nets/lumped_moments.hpp"    // exact lumping of activation classes
 #include "flowcert/nets/homogeneous.hpp"       // L-homogeneous models, losses and the NCF [KH2025]
 #include "flowcert/nets/homogeneous_flow.hpp"  // KH loss and NCF gradient flows as Taylor fields

@@ -15,6 +15,7 @@ TEST_CASE("flowcert/nets.hpp alone declares the public types of every nets heade
     STATIC_REQUIRE(std::is_class_v<AlignmentData>);            // alignment.hpp
     STATIC_REQUIRE(std::is_class_v<FlowOptions>);              // two_layer_flow.hpp
     STATIC_REQUIRE(std::is_class_v<GdOptions>);                // two_layer_gd.hpp
+    STATIC_REQUIRE(std::is_class_v<LumpedGdOptions>);          // lumped_gd.hpp
     STATIC_REQUIRE(std::is_class_v<HomogeneousArchitecture>);  // homogeneous.hpp
     STATIC_REQUIRE(std::is_class_v<SquareNetGdOptions>);       // square_net_gd.hpp
     STATIC_REQUIRE(std::is_class_v<rh::Reconstruction>);       // relu_regression.hpp

@@ -9,6 +9,7 @@
 #include "flowcert/proofs/bf/alignment_phase.hpp"    // Theorem 1 on a tube: theta(tau), the alignment gaps
 #include "flowcert/proofs/bf/theorem2_data.hpp"      // Theorem 2: least squares, Assumptions 3-6
 #include "flowcert/proofs/bf/three_point.hpp"        // the middle point, the data constants of the trap
+#include "flowcert/proofs/bf/gd_plateau.hpp"         // Figure 2 by GD: the plateau bound at every iteration, closed cones
 #include "flowcert/proofs/bf/trap_tracking.hpp"      // N_k tracking along the tube, classification at T
 #include "flowcert/proofs/bf/trap_box.hpp"           // the box at T
 #include "flowcert/proofs/bf/trap_steps.hpp"         // steps 2-6 as functions of (box, Gamma)

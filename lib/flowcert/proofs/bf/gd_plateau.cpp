@@ -1,0 +1,84 @@
+// The plateau bound and the closed-cone classification of a GD run (gd_plateau.hpp).
+#include "flowcert/proofs/bf/gd_plateau.hpp"
+
+#include <flowcert/proofs/bf/format.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace flowcert::proofs::bf {
+
+GdPlateauTracker::GdPlateauTracker(const LeastSquares& ls, const IntervalD& risk_weight, std::vector<std::size_t> record)
+    : c_(risk_weight), record_(std::move(record)) {
+    for (const auto& r : ls.residuals) rstar_.push_back(to_interval_d(nets::enclose(r, 128)));
+    std::sort(record_.begin(), record_.end());
+}
+
+void GdPlateauTracker::add(const nets::GdIterationView& v) {
+    // L - L* >= c <r*, q> + (c/2) |r - r*|^2  (gd_plateau.hpp)
+    IntervalD rq(0), dd(0), rr(0);
+    for (std::size_t k = 0; k < rstar_.size(); ++k) {
+        rq += rstar_[k] * v.unlumped_output[k];
+        dd += sqr(v.residual[k] - rstar_[k]);
+        rr += sqr(v.residual[k]);
+    }
+    const IntervalD excess = c_ * rq + c_ * dd / IntervalD(2);
+    const double lo = lower(excess);
+    if (lo < min_lower_) {
+        min_lower_ = lo;
+        argmin_ = v.t;
+    }
+    if (lo < 0 && first_negative_ == npos) first_negative_ = v.t;
+    ++count_;
+    if (std::binary_search(record_.begin(), record_.end(), v.t)) points_.push_back({v.t, c_ * rr / IntervalD(2), IntervalD::exact(lo)});
+}
+
+ProofResult GdPlateauTracker::loss_above_plateau() const {
+    using detail::fmt;
+    if (count_ == 0) return ProofResult::not_proven("no iteration observed");
+    if (first_negative_ != npos)
+        return ProofResult::not_proven("the lower bound of L - L* is " + fmt(min_lower_) + " < 0 at iteration " + std::to_string(argmin_) +
+                                       " (first below 0: iteration " + std::to_string(first_negative_) + ")");
+    return ProofResult::proven("L(theta_t) - L* >= " + fmt(min_lower_) + " (its least lower bound, at iteration " + std::to_string(argmin_) +
+                               ") for all " + std::to_string(count_) + " iterations");
+}
+
+ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta,
+                                  const std::vector<char>& maybe_frozen) {
+    ConeCounts out;
+    const auto z = nets::preactivations(model, theta);
+    const std::size_t n = model.n();
+    std::string first;
+    for (std::size_t j = 0; j < theta.m; ++j) {
+        bool act = true, inact = true;
+        for (std::size_t k = 0; k < n; ++k) {
+            act = act && certainly_nonnegative(z[j * n + k]);
+            inact = inact && certainly_nonpositive(z[j * n + k]);
+        }
+        if ((act || inact) && j < maybe_frozen.size() && maybe_frozen[j]) ++out.maybe_frozen;
+        if (act) {
+            ++out.all_active;
+            out.all_active_positive += certainly_positive(theta.a[j]);
+        } else if (inact) {
+            ++out.all_inactive;
+        } else {
+            if (out.other++ == 0) first = "neuron " + std::to_string(j);
+        }
+    }
+    const std::string counts = std::to_string(out.all_active) + " in the closed all-active cone (" + std::to_string(out.all_active_positive) +
+                               " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone" +
+                               (out.maybe_frozen ? " (" + std::to_string(out.maybe_frozen) + " of them possibly frozen earlier in the all-inactive cone)" : "");
+    out.result = out.other == 0 ? ProofResult::proven(counts)
+                                : ProofResult::not_proven(counts + ", " + std::to_string(out.other) + " in neither on their boxes (first: " + first + ")");
+    return out;
+}
+
+}  // namespace flowcert::proofs::bf
+
+namespace flowcert::proofs::bf {
+ProofResult relu_half_square(const nets::TwoLayerSpec& spec) {
+    if (nets::parse_rational_string(spec.gamma) != 0) return ProofResult::disproven("leaky ReLU slope gamma = " + spec.gamma + " (the statements are for ReLU)");
+    if (spec.loss != nets::LossKind::half_square) return ProofResult::disproven("logistic loss (the statements are for the square loss)");
+    return ProofResult::proven("ReLU, half-square loss");
+}
+}  // namespace flowcert::proofs::bf

@@ -1,0 +1,87 @@
+// Tests of lib/flowcert/proofs/bf/gd_plateau (the Figure-2 GD statements): the plateau bound
+// L - L* >= c <r*, q> + (c/2) |r - r*|^2 against the exact excess computed in rationals on random outputs (a lower
+// bound, never above the truth), proven at the least-squares outputs, not proven at an interpolating one (L = 0 < L*);
+// the closed-cone classification.
+#include <catch2/catch.hpp>
+
+#include <flowcert/nets/random.hpp>
+#include <flowcert/proofs/bf.hpp>
+
+#include "../../support/figure2_fixture.hpp"
+
+#include <vector>
+
+using namespace flowcert;
+namespace bfp = flowcert::proofs::bf;
+
+namespace {
+const auto kData = nets::alignment_data(test_support::figure2_spec());
+const auto kLs = bfp::least_squares(kData);
+const IntervalD kC = IntervalD(1) / IntervalD(3);
+
+std::vector<IntervalD> enclose_all(const nets::QVec& v) {
+    std::vector<IntervalD> out;
+    for (const auto& q : v) out.push_back(to_interval_d(nets::enclose(q, 128)));
+    return out;
+}
+// one observation: outputs h (exact rationals), all of them unlumped (q = h), or all from the lumped class (q = 0)
+void observe(bfp::GdPlateauTracker& tr, std::size_t t, const nets::QVec& h, bool lumped = false) {
+    nets::QVec r;
+    for (std::size_t k = 0; k < h.size(); ++k) r.push_back(h[k] - kData.y[k]);
+    const auto R = enclose_all(r), H = enclose_all(h);
+    const std::vector<IntervalD> zero(h.size(), IntervalD(0));
+    tr.add(nets::GdIterationView{t, R, lumped ? zero : H, lumped});
+}
+nets::Rational excess(const nets::QVec& h) {  // L(h) - L*, exactly
+    nets::Rational L = 0;
+    for (std::size_t k = 0; k < h.size(); ++k) L += (h[k] - kData.y[k]) * (h[k] - kData.y[k]);
+    return L / 6 - kLs.loss_paper;
+}
+}  // namespace
+
+TEST_CASE("the plateau bound is a lower bound of L - L* (exact rationals)", "[bf][gd_plateau]") {
+    REQUIRE(kLs.ok);
+    nets::RandomStream rs(7, "test.gd_plateau", 0);
+    for (int i = 0; i < 200; ++i) {
+        nets::QVec h;
+        for (int k = 0; k < 3; ++k) h.push_back(kLs.predictions[k] + nets::Rational(static_cast<long>(rs.gaussian() * 1e6), 10000000));
+        bfp::GdPlateauTracker tr(kLs, kC);
+        observe(tr, 0, h);
+        CHECK(nets::Rational(tr.min_lower()) <= excess(h));
+    }
+}
+
+TEST_CASE("the plateau statement: proven at the least-squares fit, not at an interpolant", "[bf][gd_plateau]") {
+    bfp::GdPlateauTracker tr(kLs, kC, {0, 1});
+    observe(tr, 0, kLs.predictions, true);           // L = L*, h = X m_P: <r*, q> = 0 exactly
+    nets::QVec above = kLs.predictions;
+    above[0] -= nets::Rational(1, 10);               // away from y_1: <r*, h> > 0
+    observe(tr, 1, above);                           // L > L*
+    CHECK(tr.loss_above_plateau().is_proven());
+    CHECK(tr.recorded().size() == 2);
+    observe(tr, 2, kData.y);                         // h = y: L = 0 < L*
+    const auto res = tr.loss_above_plateau();
+    CHECK_FALSE(res.is_proven());
+    CHECK(tr.first_negative() == 2);
+    // the same least-squares outputs as unlumped outputs: <r*, h> = 0 is enclosed, not exact, and the bound
+    // straddles 0 (why the lumped class matters near the plateau)
+    bfp::GdPlateauTracker tr2(kLs, kC);
+    observe(tr2, 0, kLs.predictions);
+    CHECK_FALSE(tr2.loss_above_plateau().is_proven());
+}
+
+TEST_CASE("closed cones: all-active, dead, and a box across a kink", "[bf][gd_plateau]") {
+    const nets::TwoLayerModel<IntervalD> model(test_support::figure2_spec());
+    nets::TwoLayerParams<IntervalD> th(3, 2, IntervalD(0));
+    th.a = {IntervalD(1), IntervalD(-1), IntervalD(1)};
+    th.W(0, 0) = IntervalD(-1), th.W(0, 1) = IntervalD(1);                    // z > 0 on every x_k: all-active
+    th.W(1, 0) = IntervalD(1), th.W(1, 1) = IntervalD(-1);                    // z < 0 on every x_k: dead
+    th.W(2, 0) = IntervalD(0), th.W(2, 1) = IntervalD::bounds(0, 0);          // z = 0 exactly: in both closed cones
+    auto c = bfp::closed_cone_membership(model, th);
+    CHECK(c.result.is_proven());
+    CHECK(c.all_active == 2);  // the z = 0 neuron counts as closed all-active
+    th.W(2, 1) = IntervalD::bounds(-1e-9, 1e-9);                               // its box straddles the kink
+    c = bfp::closed_cone_membership(model, th);
+    CHECK_FALSE(c.result.is_proven());
+    CHECK(c.other == 1);
+}
