@@ -49,7 +49,7 @@ class CheckResult:
 class Certificate:
     """A certificate: ``verdict`` (CERTIFIED, REFUTED, OUTSIDE_HYPOTHESES, INCONCLUSIVE, ERROR),
     ``verdict_reason``, ``checks`` (list of dicts with ``role`` hypothesis / step / conclusion / evidence,
-    ``status``, ``margin``, ``implied_by``, ``trivially_true``, enclosures; ``checks_frame()`` gives a pandas
+    ``status``, ``margin``, ``implied_by``, ``trivially_true``, ``reconstructed``, ``case_claim``, enclosures; ``checks_frame()`` gives a pandas
     DataFrame when pandas is installed), ``hypotheses`` / ``steps`` / ``conclusions`` / ``evidence`` (the
     checks of one role), ``case_source`` (the embedded case text), ``claim``, ``tables``, ``plots``,
     ``notes``, ``provenance``; the whole JSON in ``data``."""

@@ -189,3 +189,32 @@ TEST_CASE("a forged certificate (edited enclosure, statuses, verdict and digest 
     CHECK(honest.accepted);
     CHECK(honest.decisive_rederived() == honest.decisive());
 }
+
+TEST_CASE("flowcert check reads the reconstructed and case_claim marks back: removing or adding one changes the verdict",
+          "[cert][json][reconstructed]") {
+    auto j = to_json(sample_report(false));  // REFUTED: the hypothesis proven, the conclusion false
+    REQUIRE(j["verdict"] == "REFUTED");
+    CHECK(j["checks"][1]["reconstructed"] == "");
+    // A refutation that, once the hypothesis is marked a reconstruction, no longer follows.
+    j["checks"][1]["reconstructed"] = "the hypothesis as reconstructed";
+    j["digest"] = certificate_digest(j);
+    auto res = recheck_certificate(j);
+    CHECK_FALSE(res.accepted);
+    CHECK_THAT(res.summary(), Catch::Contains("does not follow from the checks, which give INCONCLUSIVE"));
+    // ... and stands again when the false conclusion is the case's own claim.
+    j["checks"][0]["case_claim"] = "bound";
+    j["digest"] = certificate_digest(j);
+    res = recheck_certificate(j);
+    INFO(res.summary());
+    CHECK(res.accepted);
+    // The marks on roles they mean nothing for are rejected.
+    j["checks"][1]["case_claim"] = "bound";
+    j["digest"] = certificate_digest(j);
+    CHECK_THAT(recheck_certificate(j).summary(), Catch::Contains("marked as the case's claim"));
+    auto k = to_json(sample_report(true));
+    k.erase("checks");
+    CHECK_FALSE(schema_problems(k).empty());
+    auto m = to_json(sample_report(true));
+    m["checks"][0].erase("reconstructed");
+    CHECK_THAT(schema_problems(m).front(), Catch::Contains("reconstructed"));
+}

@@ -218,3 +218,55 @@ TEST_CASE("margins are the slack relative to the bound", "[cert][checks][roles]"
     CHECK(*r.conclusion("b", "[t]").le(IntervalD(3), IntervalD(2)).margin == Approx(-1.0 / 3));
     CHECK(*r.conclusion("c", "[t]").positive(IntervalD::bounds(1, 4)).margin == Approx(0.25));
 }
+
+TEST_CASE("a witness under a reconstructed hypothesis refutes the reconstruction, not the theorem",
+          "[cert][verdict][roles][reconstructed]") {
+    auto build = [](bool reconstructed, bool case_claim) {
+        Report r;
+        auto h = r.hypothesis("regime eps <= eps_max", "[t]");
+        if (reconstructed) h.reconstructed("the regime condition; the paper's text is not available");
+        h.le(IntervalD(1), IntervalD(5));
+        r.hypothesis("step size", "[t]").lt(IntervalD(1), IntervalD(2));
+        auto c = r.conclusion("w(inf) is a global minimizer", "[t]");
+        if (case_claim) c.case_claim("ratio_lower");
+        c.le(IntervalD(3), IntervalD(2));  // proven false
+        r.mark_completed();
+        return r;
+    };
+    CHECK(build(false, false).verdict() == Verdict::refuted);
+    const Report rec = build(true, false);
+    CHECK(rec.verdict() == Verdict::inconclusive);
+    CHECK_THAT(rec.verdict_reason(), Catch::Contains("refutes the reconstruction, not the theorem"));
+    CHECK_THAT(rec.verdict_reason(), Catch::Contains("regime eps <= eps_max"));
+    // The case's own claimed constant is refuted whatever the reconstruction; the reason says whose claim.
+    const Report own = build(true, true);
+    CHECK(own.verdict() == Verdict::refuted);
+    CHECK_THAT(own.verdict_reason(), Catch::Contains("refutes the case's claim, not the paper's theorem"));
+    // A reconstructed hypothesis that is false: outside the hypotheses as reconstructed, and said so.
+    Report out;
+    out.hypothesis("regime", "[t]").reconstructed("the regime").le(IntervalD(9), IntervalD(5));
+    out.conclusion("c", "[t]").le(IntervalD(1), IntervalD(2));
+    out.mark_completed();
+    CHECK(out.verdict() == Verdict::outside_hypotheses);
+    CHECK_THAT(out.verdict_reason(), Catch::Contains("a reconstruction"));
+    // A reconstructed conclusion proven false: also the reconstruction's failure.
+    Report rc;
+    rc.hypothesis("h", "[t]").positive(IntervalD(1));
+    rc.conclusion("band", "[t]").reconstructed("the band's form").le(IntervalD(3), IntervalD(2));
+    rc.mark_completed();
+    CHECK(rc.verdict() == Verdict::inconclusive);
+    // A proven instance stays CERTIFIED (of the reconstructed statement).
+    Report ok;
+    ok.hypothesis("regime", "[t]").reconstructed("the regime").le(IntervalD(1), IntervalD(5));
+    ok.conclusion("c", "[t]").le(IntervalD(1), IntervalD(2));
+    ok.mark_completed();
+    CHECK(ok.verdict() == Verdict::certified);
+}
+
+TEST_CASE("reconstructed and case_claim marks only on the roles they mean something for", "[cert][verdict][roles][reconstructed]") {
+    Report r;
+    CHECK_THROWS_AS(r.step("s", "[t]").reconstructed("x"), std::logic_error);
+    CHECK_THROWS_AS(r.evidence("e", "[t]").reconstructed("x"), std::logic_error);
+    CHECK_THROWS_AS(r.hypothesis("h", "[t]").case_claim("x"), std::logic_error);
+    CHECK_THROWS_AS(r.conclusion("c", "[t]").reconstructed(""), std::logic_error);
+}

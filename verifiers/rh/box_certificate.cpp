@@ -34,12 +34,15 @@ void box_hypothesis_checks(cert::Report& r, const proof::BoxSpec& b, const std::
     const proof::BoxHypotheses hy = proof::box_hypotheses(b);
     r.hypothesis("box: high-dimensional regime (near-orthogonality)", "[LWTM2026, abstract; docs/rh.md#regime]")
         .statement("every member: max_{i!=j} |G_ij| / min_i G_ii <= eps / (1 - kappa) <= eps_max (attained)")
+        .reconstructed(rh::Reconstruction::regime_mark)
         .le({"eps / (1 - kappa)", hy.eps_sup}, cert::exact("eps_max", eps_max));
     r.hypothesis("box: step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
         .statement("every member: eta lambda_max(G) <= h (1 + kappa + (n - 1) eps) < 2 (Gershgorin, attained)")
+        .reconstructed(rh::Reconstruction::step_size_mark)
         .lt({"h (1 + kappa + (n - 1) eps)", hy.step_sup}, cert::exact("2"));
     r.hypothesis("box: every sample active at initialization", "[docs/rh.md#initialization]")
         .statement("every member: min_i <w(0), x_i> >= c~ (1 - kappa - (n - 1) eps) > 0 (attained)")
+        .reconstructed(rh::Reconstruction::initialization_mark)
         .positive({"c~ (1 - kappa - (n - 1) eps)", hy.init_inf});
 }
 
@@ -64,9 +67,11 @@ BoxOutcome box_statement(cert::Report& r, const cert::Case& in, const proof::Box
         .result(o.ball.status);
     o.have = o.ball.status.is_proven() && o.pattern.tail.is_proven();
     auto lower_end = r.conclusion("box: ratio lower bound", "[LWTM2026, abstract; docs/rh.md#box-certificate]")
-                         .statement("every member of the box: C1 " + kNorm + " <= ||w(inf) - w*|| (C1 = ratio_lower)");
+                         .statement("every member of the box: C1 " + kNorm + " <= ||w(inf) - w*|| (C1 = ratio_lower)")
+                         .case_claim("C1 = ratio_lower of the case; the paper's C1 is NOT FOUND");
     auto upper_end = r.conclusion("box: ratio upper bound", "[LWTM2026, abstract; docs/rh.md#box-certificate]")
-                         .statement("every member of the box: ||w(inf) - w*|| <= C2 " + kNorm + " (C2 = ratio_upper)");
+                         .statement("every member of the box: ||w(inf) - w*|| <= C2 " + kNorm + " (C2 = ratio_upper)")
+                         .case_claim("C2 = ratio_upper of the case; the paper's C2 is NOT FOUND");
     const cert::Operand band{"||w(inf) - w*|| / " + kNorm + " on the box", o.ball.ratio_n_minus};
     if (o.have) {
         lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), band);

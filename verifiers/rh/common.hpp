@@ -201,12 +201,15 @@ inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const s
     r.hypothesis(prefix + "high-dimensional regime (near-orthogonality)", "[LWTM2026, abstract; docs/rh.md#regime]")
         .statement("eps = max_{i!=j} |G_ij| / min_i G_ii <= eps_max (the claim's regime; the paper's dimension "
                    "condition is NOT FOUND)")
+        .reconstructed(rh::Reconstruction::regime_mark)
         .le({"eps", proof::near_orthogonality(inst)}, cert::exact("eps_max", eps_max));
     r.hypothesis(prefix + "step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
         .statement("GD is stable on every active subset: eta lambda_max(G_SS) <= eta lambda_max(G) < 2")
+        .reconstructed(rh::Reconstruction::step_size_mark)
         .lt({"eta lambda_max(G)", proof::step_size_ratio(inst)}, cert::exact("2"));
     r.hypothesis(prefix + "every sample active at initialization", "[docs/rh.md#initialization]")
         .statement("<w_p(0), x_i> > 0 for every neuron p and sample i (w = 0 is stationary when relu'(0) = 0)")
+        .reconstructed(rh::Reconstruction::initialization_mark)
         .positive({"min_{p,i} <w_p(0), x_i>", proof::initial_activity(inst)});
 }
 
@@ -301,9 +304,11 @@ inline void add_band_keys(std::vector<cert::KeySpec>& schema) {
 inline void band_conclusions(cert::Report& r, const cert::Case& in, bool have, const IntervalD& ratio,
                              const std::string& norm, const std::string& why) {
     auto lower_end = r.conclusion("ratio lower bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("C1 " + norm + " <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)");
+                         .statement("C1 " + norm + " <= ||w(inf) - w*|| with C1 = ratio_lower (the case's claim)")
+                         .case_claim("C1 = ratio_lower of the case; the paper's C1 is NOT FOUND");
     auto upper_end = r.conclusion("ratio upper bound", "[LWTM2026, abstract; docs/rh.md#gap]")
-                         .statement("||w(inf) - w*|| <= C2 " + norm + " with C2 = ratio_upper (the case's claim)");
+                         .statement("||w(inf) - w*|| <= C2 " + norm + " with C2 = ratio_upper (the case's claim)")
+                         .case_claim("C2 = ratio_upper of the case; the paper's C2 is NOT FOUND");
     if (have) {
         lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"||w(inf) - w*|| / " + norm, ratio});
         upper_end.le({"||w(inf) - w*|| / " + norm, ratio}, cert::exact("ratio_upper", in.number_string("ratio_upper")));

@@ -241,13 +241,16 @@ void run(cert::Context& ctx) {
     // Hypotheses of the (reconstructed) theorem, on every instance ([docs/rh.md#regime]).
     auto h_regime = rep.hypothesis("every instance in the high-dimensional regime (near-orthogonality)",
                                    "[LWTM2026, abstract; docs/rh.md#regime]")
-                        .statement("max over instances of eps = max_{i!=j}|G_ij| / min_i G_ii <= eps_max");
+                        .statement("max over instances of eps = max_{i!=j}|G_ij| / min_i G_ii <= eps_max")
+                        .reconstructed(rh::Reconstruction::regime_mark);
     if (eps_max.have) h_regime.le({"max eps (at " + eps_max.where + ")", eps_max.value}, cert::exact("eps_max", in.number_string("eps_max")));
     else h_regime.result(not_proven("no instance"));
-    auto h_step = rep.hypothesis("every instance: step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]");
+    auto h_step = rep.hypothesis("every instance: step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
+                      .reconstructed(rh::Reconstruction::step_size_mark);
     if (step_max.have) h_step.lt({"max eta lambda_max(G) (at " + step_max.where + ")", step_max.value}, cert::exact("2"));
     else h_step.result(not_proven("no instance"));
-    auto h_init = rep.hypothesis("every instance: every sample active at initialization", "[docs/rh.md#initialization]");
+    auto h_init = rep.hypothesis("every instance: every sample active at initialization", "[docs/rh.md#initialization]")
+                      .reconstructed(rh::Reconstruction::initialization_mark);
     if (init_min.have) h_init.positive({"min <w_p(0), x_i> (at " + init_min.where + ")", init_min.value});
     else h_init.result(not_proven("no instance"));
     // Steps of our argument and the conclusions.
@@ -269,13 +272,15 @@ void run(cert::Context& ctx) {
     const proof::Extreme& hi = iso ? c2 : c2t;
     if (in.has("ratio_lower")) {
         auto c = rep.conclusion("band lower end", "[LWTM2026, abstract; docs/rh.md#gap]")
-                     .statement("ratio_lower " + norm + " <= ||w(inf) - w*|| on every instance (the case's C1)");
+                     .statement("ratio_lower " + norm + " <= ||w(inf) - w*|| on every instance (the case's C1)")
+                     .case_claim("C1 = ratio_lower of the case; the paper's C1 is NOT FOUND");
         if (all_gaps) c.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), {"min ratio (at " + lo.where + ")", lo.value});
         else c.result(gap_t.result());
     }
     if (in.has("ratio_upper")) {
         auto c = rep.conclusion("band upper end", "[LWTM2026, abstract; docs/rh.md#gap]")
-                     .statement("||w(inf) - w*|| <= ratio_upper " + norm + " on every instance (the case's C2)");
+                     .statement("||w(inf) - w*|| <= ratio_upper " + norm + " on every instance (the case's C2)")
+                     .case_claim("C2 = ratio_upper of the case; the paper's C2 is NOT FOUND");
         if (all_gaps) c.le({"max ratio (at " + hi.where + ")", hi.value}, cert::exact("ratio_upper", in.number_string("ratio_upper")));
         else c.result(gap_t.result());
     }

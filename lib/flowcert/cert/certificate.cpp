@@ -128,6 +128,8 @@ json check_json(const Check& c) {
             {"reason", c.reason},
             {"witness", c.witness},
             {"trivially_true", c.trivial},
+            {"reconstructed", c.reconstructed},
+            {"case_claim", c.case_claim},
             {"margin", c.margin && std::isfinite(*c.margin) ? json(*c.margin) : json(nullptr)}};
 }
 
@@ -144,6 +146,8 @@ Check check_from(const json& c) {
     k.reason = c["reason"];
     k.witness = c["witness"];
     k.trivial = c["trivially_true"];
+    k.reconstructed = c["reconstructed"];
+    k.case_claim = c["case_claim"];
     if (c["margin"].is_number()) k.margin = c["margin"].get<double>();
     return k;
 }
@@ -248,7 +252,8 @@ std::vector<std::string> schema_problems(const json& j) {
         std::size_t i = 0;
         for (const auto& c : j["checks"]) {
             const std::string w = "checks[" + std::to_string(i++) + "].";
-            for (const char* k : {"name", "citation", "statement", "reason", "witness", "trivially_true"})
+            for (const char* k : {"name", "citation", "statement", "reason", "witness", "trivially_true", "reconstructed",
+                                  "case_claim"})
                 need(c, w, k, T::string);
             if (need(c, w, "role", T::string) && !parse_role(c["role"].get<std::string>()))
                 p.push_back(w + "role '" + c["role"].get<std::string>() + "' is unknown");
@@ -425,6 +430,12 @@ RecheckResult recheck_certificate(const json& j, const RecheckOptions& options) 
         if (index.count(k.name)) r.problems.push_back("check '" + k.name + "' appears twice");
         if (k.role == Role::step && k.status == CheckStatus::disproven)
             r.problems.push_back("check '" + k.name + "' is a step of the argument recorded as disproven (a step is never false)");
+        if (!k.reconstructed.empty() && k.role != Role::hypothesis && k.role != Role::conclusion)
+            r.problems.push_back("check '" + k.name + "' is a " + std::string(to_string(k.role)) +
+                                 " marked reconstructed (only hypotheses and conclusions can be)");
+        if (!k.case_claim.empty() && k.role != Role::conclusion)
+            r.problems.push_back("check '" + k.name + "' is a " + std::string(to_string(k.role)) +
+                                 " marked as the case's claim (only conclusions can be)");
         if (k.relation == Relation::implied_by) {
             std::string failing;
             bool ok = !k.implied_by.empty();
@@ -495,7 +506,8 @@ void compare_rerun(const json& stored, const json& fresh, RecheckResult& result)
         const json& f = *it->second;
         by_name.erase(it);
         std::string diff;
-        for (const char* k : {"role", "status", "relation", "enclosures", "implied_by", "trivially_true"})
+        for (const char* k : {"role", "status", "relation", "enclosures", "implied_by", "trivially_true", "reconstructed",
+                              "case_claim"})
             if (!f.contains(k) || f[k] != c[k]) diff += (diff.empty() ? "" : ", ") + std::string(k);
         if (!diff.empty()) {
             problem("check '" + name + "' differs in " + diff + " (stored " + c["status"].get<std::string>() +

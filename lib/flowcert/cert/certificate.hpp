@@ -18,7 +18,7 @@
 namespace flowcert::cert {
 
 inline constexpr const char* certificate_format = "flowcert-certificate";
-inline constexpr int certificate_format_version = 2;
+inline constexpr int certificate_format_version = 3;  // 3: checks carry reconstructed, case_claim
 
 // The certificate as JSON, including its computed verdict and an integrity digest
 // (SHA-256 of the canonical dump of everything else).

@@ -60,6 +60,13 @@ struct Check {
     std::string witness;     // for a false hypothesis or conclusion: the counterexample in words
     std::string trivial;     // non-empty: why this check holds for every input (shown "trivially true";
                              //   it never counts for the verdict)
+    std::string reconstructed;  // non-empty: this check states a reconstruction (an item of the paper whose text
+                                //   is not available: docs/rh.md#reconstruction), and why. A conclusion disproven
+                                //   under a proven reconstructed hypothesis refutes the reconstruction, not the
+                                //   theorem: INCONCLUSIVE (compute_verdict)
+    std::string case_claim;     // conclusions only, non-empty: the bound is the case file's own claimed constant, not
+                                //   the paper's (which of the case's fields): its refutation is the case's, and stands
+                                //   whatever the reconstruction
     std::optional<double> margin;  // slack relative to the bound (> 0: holds with that room; display only)
 };
 

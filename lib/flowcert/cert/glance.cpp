@@ -28,6 +28,9 @@ const Check* deciding_check(Verdict v, const std::deque<Check>& checks) {
                 if (decides(c) && c.role == Role::hypothesis && c.status == CheckStatus::disproven) return &c;
             return nullptr;
         case Verdict::refuted:
+            for (const auto& c : checks)  // a case's claim refuted decides first (refutation_rests_on_reconstruction)
+                if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven && !c.case_claim.empty())
+                    return &c;
             for (const auto& c : checks)
                 if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven) return &c;
             return nullptr;
@@ -164,13 +167,19 @@ Headline headline(const Report& r) {
                          ", so the theorem says nothing about this instance";
             break;
         case Verdict::refuted:
-            h.sentence = "Counterexample: " +
+            h.sentence = std::string(c && !c->case_claim.empty() ? "The case's claim is false (not the paper's theorem): "
+                                                                  : "Counterexample: ") +
                          (c ? "conclusion " + with_statement(*c) + " is false although every hypothesis is proven" +
                                   (c->witness.empty() ? std::string() : "; witness: " + c->witness)
                             : std::string("a conclusion is false although every hypothesis is proven"));
             break;
         case Verdict::inconclusive:
             if (!r.completed()) h.sentence = "Not proven: the run did not complete";
+            else if (c && c->role == Role::conclusion && c->status == CheckStatus::disproven &&
+                     refutation_rests_on_reconstruction(summarize(checks)))
+                h.sentence = "Refutes the reconstruction, not the theorem: conclusion " + with_statement(*c) +
+                             " is false on an instance that satisfies every hypothesis as reconstructed" +
+                             (c->witness.empty() ? std::string() : "; witness: " + c->witness);
             else if (c && c->status == CheckStatus::not_run) h.sentence = "Not proven: " + std::string(to_string(c->role)) + " " + with_statement(*c) + " did not run";
             else if (c)
                 h.sentence = "Not proven: " + std::string(to_string(c->role)) + " " + with_statement(*c) +

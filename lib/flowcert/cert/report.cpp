@@ -256,9 +256,26 @@ CheckBuilder& CheckBuilder::trivially_true(std::string why) {
     return *this;
 }
 
+CheckBuilder& CheckBuilder::reconstructed(std::string why) {
+    if (why.empty()) throw std::logic_error("check '" + name_ + "': reconstructed needs the reason");
+    if (role_ != Role::hypothesis && role_ != Role::conclusion)
+        throw std::logic_error("check '" + name_ + "': only a hypothesis or a conclusion can be a reconstruction");
+    reconstructed_ = std::move(why);
+    return *this;
+}
+
+CheckBuilder& CheckBuilder::case_claim(std::string why) {
+    if (why.empty()) throw std::logic_error("check '" + name_ + "': case_claim needs the field");
+    if (role_ != Role::conclusion) throw std::logic_error("check '" + name_ + "': only a conclusion can be a case claim");
+    case_claim_ = std::move(why);
+    return *this;
+}
+
 const Check& CheckBuilder::finish(Check c) {
     c.role = role_;
     c.trivial = trivial_;
+    c.reconstructed = reconstructed_;
+    c.case_claim = case_claim_;
     if (c.relation != Relation::none && c.relation != Relation::implied_by)
         c.margin = relation_margin(c.relation, c.enclosures);
     const CheckStatus raw = c.status;
@@ -376,7 +393,8 @@ void Report::set_error(std::string message) { error_ = std::move(message); }
 
 std::vector<CheckSummary> summarize(const std::deque<Check>& checks) {
     std::vector<CheckSummary> out;
-    for (const auto& c : checks) out.push_back({c.role, c.status, !c.trivial.empty()});
+    for (const auto& c : checks)
+        out.push_back({c.role, c.status, !c.trivial.empty(), !c.reconstructed.empty(), !c.case_claim.empty()});
     return out;
 }
 
@@ -409,9 +427,17 @@ std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool comp
         case Verdict::outside_hypotheses:
             for (const auto& c : checks)
                 if (decides(c) && c.role == Role::hypothesis && c.status == CheckStatus::disproven)
-                    return "hypothesis '" + c.name + "' is false on this instance: " + c.reason;
+                    return (c.reconstructed.empty() ? "hypothesis '" + c.name + "' is false on this instance: "
+                                                    : "hypothesis '" + c.name + "' (a reconstruction: " +
+                                                          c.reconstructed + ") is false on this instance: ") +
+                           c.reason;
             break;
         case Verdict::refuted:
+            for (const auto& c : checks)
+                if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven && !c.case_claim.empty())
+                    return "conclusion '" + c.name + "' is false although every hypothesis is proven; its bound is the "
+                           "case's own claim (" + c.case_claim + "), so this refutes the case's claim, not the paper's "
+                           "theorem: " + (c.witness.empty() ? c.reason : c.witness);
             for (const auto& c : checks)
                 if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven)
                     return "conclusion '" + c.name + "' is false although every hypothesis is proven: " +
@@ -426,6 +452,19 @@ std::string verdict_reason(Verdict v, const std::deque<Check>& checks, bool comp
                 if (!stated && decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven)
                     return "conclusion '" + c.name + "' is false, but no hypothesis of the theorem is stated on this "
                            "instance, so it refutes nothing: " + c.reason;
+            // A witness under a reconstructed statement refutes the reconstruction, not the theorem.
+            if (refutation_rests_on_reconstruction(summarize(checks)))
+                for (const auto& c : checks)
+                    if (decides(c) && c.role == Role::conclusion && c.status == CheckStatus::disproven) {
+                        std::string what;
+                        for (const auto& h : checks)
+                            if (decides(h) && !h.reconstructed.empty() &&
+                                ((h.role == Role::hypothesis && h.status == CheckStatus::proven) || &h == &c))
+                                what += (what.empty() ? "" : "; ") + std::string(to_string(h.role)) + " '" + h.name + "': " + h.reconstructed;
+                        return "conclusion '" + c.name + "' is false on an instance that satisfies every hypothesis as "
+                               "reconstructed, so it refutes the reconstruction, not the theorem (reconstructed: " +
+                               what + "): " + (c.witness.empty() ? c.reason : c.witness);
+                    }
             // A check that ran and failed explains the planned checks skipped after it: name it first.
             for (Role r : {Role::hypothesis, Role::step, Role::conclusion})
                 for (const auto& c : checks)

@@ -82,7 +82,7 @@ class Report;
 //     report.hypothesis("epsilon < 1/3", "[BF2025, Thm 1]").lt({"epsilon", eps}, cert::exact("1/3"));
 //     report.step("tau_pin > T", "[docs/bf.md#step-2]").lt(T, tau_pin);
 //     report.conclusion("L(t) >= L* for all t", "[BF2025, Thm 2]").implied_by({"tau_pin > T", ...});
-// Modifiers (statement, trivially_true) come first; a terminal call (le ... implied_by) stores the
+// Modifiers (statement, trivially_true, reconstructed, case_claim) come first; a terminal call (le ... implied_by) stores the
 // check and returns it. The status of a relation is decided by exact rational comparison of the
 // interval bounds (proven if it holds for every point, disproven if it fails for every point,
 // otherwise not_proven with the widths); a step is never disproven (status_for_role).
@@ -92,6 +92,13 @@ public:
     // Labels the check "trivially true" (it holds for every input, or its bound follows from an
     // a-priori bound of the quantity): shown, never counted for the verdict.
     CheckBuilder& trivially_true(std::string why);
+    // Labels a hypothesis or conclusion a reconstruction of a paper text that is not available
+    // (why: which item, e.g. "the regime condition eps <= eps_max; the paper's is not available").
+    // A conclusion disproven while a reconstructed hypothesis is proven gives INCONCLUSIVE.
+    CheckBuilder& reconstructed(std::string why);
+    // Labels a conclusion whose bound is the case file's own claimed constant (why: which field):
+    // its refutation is the case's claim, whatever the reconstruction. std::logic_error on another role.
+    CheckBuilder& case_claim(std::string why);
 
     const Check& le(const Operand& lhs, const Operand& rhs);   // lhs <= rhs
     const Check& lt(const Operand& lhs, const Operand& rhs);   // lhs < rhs
@@ -119,7 +126,7 @@ private:
     const Check& finish(Check c);
     Report& report_;
     Role role_;
-    std::string name_, citation_, statement_, trivial_;
+    std::string name_, citation_, statement_, trivial_, reconstructed_, case_claim_;
 };
 
 // Recording (checks, notes, tables, plots, seeds) is thread-safe, so sweeps may record from

@@ -33,13 +33,18 @@ const char* verdict_class(Verdict v) {
 
 // How a check's status reads for its role: a false hypothesis puts the instance outside the
 // theorem, a false conclusion is a counterexample.
-std::string status_text(const Check& c) {
+// A false conclusion is a counterexample only when the verdict is REFUTED (not, e.g., under a
+// reconstructed hypothesis); a reconstructed check says so.
+std::string status_text(const Check& c, Verdict v) {
     if (!c.trivial.empty()) return std::string(to_string(c.status)) + " (trivially true)";
-    if (c.status == CheckStatus::disproven)
-        return c.role == Role::hypothesis ? "false: outside the hypotheses"
-               : c.role == Role::conclusion ? "false: counterexample"
-                                            : "false";
-    return std::string(to_string(c.status));
+    const std::string mark = c.reconstructed.empty() ? "" : " (reconstructed)";
+    if (c.status == CheckStatus::disproven) {
+        if (c.role == Role::hypothesis) return "false: outside the hypotheses" + mark;
+        if (c.role != Role::conclusion) return "false";
+        if (v != Verdict::refuted) return "false: refutes nothing (see the verdict)" + mark;
+        return c.case_claim.empty() ? "false: counterexample" : "false: the case's claim is refuted";
+    }
+    return std::string(to_string(c.status)) + mark;
 }
 
 std::string margin_text(const Check& c) { return c.margin ? short_number(*c.margin) : ""; }
@@ -142,16 +147,18 @@ const char* kStyle =
     ".plots{display:flex;flex-wrap:wrap;gap:12px}svg.plot{border:1px solid #ddd;max-width:100%;height:auto}"
     "nav{font-size:13px;margin-bottom:0.5em}tr:target{background:#fff8c4}\n";
 
-void html_check_row(std::ostringstream& o, const Check& c, std::size_t i, const PageContext& page) {
+void html_check_row(std::ostringstream& o, const Check& c, std::size_t i, const PageContext& page, Verdict v) {
     o << "<tr id=\"" << check_anchor(i) << "\"><td>" << (i + 1) << "</td><td><b>" << html_escape(c.name) << "</b>";
     if (!c.statement.empty()) o << "<br><span class=\"muted\">" << html_with_short_numbers(c.statement) << "</span>";
     o << "<br><span class=\"muted\">" << html_escape(c.citation) << "</span></td><td class=\"" << to_string(c.status)
-      << "\">" << html_escape(status_text(c)) << "</td><td>" << margin_html(c) << "</td><td"
+      << "\">" << html_escape(status_text(c, v)) << "</td><td>" << margin_html(c) << "</td><td"
       << (recomputed(c, page) ? " class=\"rerun\"" : "") << ">" << html_escape(recheck_text(c, page)) << "</td><td>";
     for (const auto& e : c.enclosures) o << enclosure_html(e) << "<br>";
     if (!c.implied_by.empty()) o << "implied by " << c.implied_by.size() << " earlier check" << (c.implied_by.size() > 1 ? "s" : "");
     o << "</td><td>" << html_with_short_numbers(c.reason);
     if (!c.trivial.empty()) o << "<br><b>trivially true:</b> " << html_with_short_numbers(c.trivial);
+    if (!c.reconstructed.empty()) o << "<br><b>reconstructed:</b> " << html_with_short_numbers(c.reconstructed);
+    if (!c.case_claim.empty()) o << "<br><b>the case's claim:</b> " << html_with_short_numbers(c.case_claim);
     if (!c.witness.empty()) o << "<br><b>witness:</b> " << html_with_short_numbers(c.witness);
     if (!c.enclosures.empty() || !c.implied_by.empty()) {
         o << "<details class=\"exact\"><summary>exact values</summary>";
@@ -215,7 +222,7 @@ std::string render_html(const Report& r, const PageContext& page) {
             const Check& c = checks[i];
             o << "<tr><td><a href=\"#" << check_anchor(i) << "\">" << html_escape(c.name) << "</a>"
               << (&c == head.decisive ? " <span class=\"muted\">(decides the verdict)</span>" : "") << "</td><td>"
-              << to_string(c.role) << "</td><td class=\"" << to_string(c.status) << "\">" << html_escape(status_text(c))
+              << to_string(c.role) << "</td><td class=\"" << to_string(c.status) << "\">" << html_escape(status_text(c, r.verdict()))
               << "</td><td>" << margin_html(c) << "</td><td>";
             for (const auto& e : c.enclosures) o << enclosure_html(e) << "<br>";
             o << "</td></tr>\n";
@@ -248,7 +255,7 @@ std::string render_html(const Report& r, const PageContext& page) {
           << "<table>\n<tr><th>#</th><th>check</th><th>status</th><th>margin</th><th>re-check</th><th>values</th>"
              "<th>reason</th></tr>\n";
         for (std::size_t i = 0; i < checks.size(); ++i)
-            if (checks[i].role == role) html_check_row(o, checks[i], i, page);
+            if (checks[i].role == role) html_check_row(o, checks[i], i, page, r.verdict());
         o << "</table>\n</details>\n";
     }
     o << "</section>\n";
@@ -339,7 +346,7 @@ std::string render_markdown(const Report& r, const PageContext& page) {
             std::string enc;
             for (const auto& e : c.enclosures) enc += (enc.empty() ? "" : "; ") + e.name + " " + enclosure_short(e);
             if (!c.implied_by.empty()) enc += "implied by " + std::to_string(c.implied_by.size()) + " checks";
-            o << "| " << i + 1 << " | " << cell(c.name) << " | " << cell(status_text(c)) << " | " << margin_text(c) << " | "
+            o << "| " << i + 1 << " | " << cell(c.name) << " | " << cell(status_text(c, r.verdict())) << " | " << margin_text(c) << " | "
               << recheck_text(c, page) << " | " << cell(enc) << " | " << cell(c.reason) << " |\n";
         }
         if (n > kOpenChecks) o << "\n</details>\n";

@@ -66,6 +66,19 @@ int exit_code_for(Verdict v) {
     return exit_code::internal;
 }
 
+bool refutation_rests_on_reconstruction(const std::vector<CheckSummary>& checks) {
+    bool reconstructed = false;
+    for (const CheckSummary& c : checks) {
+        if (c.trivial || c.role == Role::evidence) continue;
+        const CheckStatus s = status_for_role(c.role, c.status);
+        if (c.role == Role::conclusion && s == CheckStatus::disproven && c.case_claim) return false;
+        if (c.reconstructed && ((c.role == Role::hypothesis && s == CheckStatus::proven) ||
+                                (c.role == Role::conclusion && s == CheckStatus::disproven)))
+            reconstructed = true;
+    }
+    return reconstructed;
+}
+
 Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed, bool error) {
     if (error) return Verdict::error;
     if (!completed) return Verdict::inconclusive;
@@ -86,8 +99,10 @@ Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed,
         if (s != CheckStatus::proven) all_proven = false;
     }
     // A witness refutes the theorem only on an instance shown to satisfy it: at least one of its
-    // hypotheses stated (not trivially true) and every one proven.
-    if (conclusion_false && hypotheses_proven && hypothesis_stated) return Verdict::refuted;
+    // hypotheses stated (not trivially true) and every one proven; and not through a reconstructed
+    // statement (then it refutes our reconstruction, not the paper: INCONCLUSIVE).
+    if (conclusion_false && hypotheses_proven && hypothesis_stated)
+        return refutation_rests_on_reconstruction(checks) ? Verdict::inconclusive : Verdict::refuted;
     return all_proven && conclusion_shown ? Verdict::certified : Verdict::inconclusive;
 }
 

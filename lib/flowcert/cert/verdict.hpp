@@ -4,7 +4,10 @@
 // (compute_verdict; docs/design.md "What certified means"):
 //   ERROR               bad input or an internal inconsistency;
 //   OUTSIDE_HYPOTHESES  a hypothesis of the theorem is proven false on this instance;
-//   REFUTED             every hypothesis is proven and a conclusion check is proven false (a witness);
+//   REFUTED             every hypothesis is proven and a conclusion check is proven false (a witness),
+//                       and the refutation does not rest on a reconstruction: no proven hypothesis and not the
+//                       false conclusion is a reconstructed statement, unless that conclusion is the case's
+//                       own claimed constant (then the case's claim is refuted, not the paper's theorem);
 //   CERTIFIED           every hypothesis, step and conclusion check is proven, and at least one
 //                       conclusion check that is not trivially true;
 //   INCONCLUSIVE        otherwise (the default).
@@ -70,7 +73,12 @@ struct CheckSummary {
     Role role = Role::step;
     CheckStatus status = CheckStatus::not_run;
     bool trivial = false;  // labelled trivially true: never counts (neither for nor against)
+    bool reconstructed = false;  // states a reconstruction of an unavailable paper text (Check::reconstructed)
+    bool case_claim = false;     // a conclusion whose bound is the case's own claimed constant (Check::case_claim)
 };
+// Whether a refutation by these checks would rest on a reconstruction: a proven reconstructed
+// hypothesis, or a disproven reconstructed conclusion, while no disproven conclusion is a case claim.
+bool refutation_rests_on_reconstruction(const std::vector<CheckSummary>& checks);
 // The verdict implied by the checks, a completion flag and an error flag (shared by
 // Report::verdict and `flowcert check`).
 Verdict compute_verdict(const std::vector<CheckSummary>& checks, bool completed, bool error);

@@ -51,6 +51,16 @@ struct Reconstruction {
         "high-dimensional regime (hypothesis): near-orthogonality eps = max_{i!=j} |G_ij| / min_i G_ii <= eps_max "
         "(the case's eps_max <= 1/2; the paper's dimension condition is NOT FOUND), step size eta lambda_max(G) < 2, "
         "and an initialization with <w_p(0), x_i> > 0 for every p, i [docs/rh.md#regime]";
+    // Why each hypothesis check is marked reconstructed (cert::CheckBuilder::reconstructed): a conclusion
+    // disproven under them refutes this reconstruction, not [LWTM2026] (docs/rh.md#roles).
+    static constexpr const char* regime_mark =
+        "eps <= eps_max stands for the paper's dimension condition, which is NOT FOUND [docs/rh.md#regime]";
+    static constexpr const char* step_size_mark =
+        "eta lambda_max(G) < 2 is our stability condition; the paper's step-size condition is NOT FOUND "
+        "[docs/rh.md#step-size]";
+    static constexpr const char* initialization_mark =
+        "an initialization activating every sample is our condition; the paper's is NOT FOUND "
+        "[docs/rh.md#initialization]";
     static constexpr const char* limit =
         "w(inf): with the pattern fixed from step K on, a_p(inf) = a_p(K) - s_p E_p H^{-1} r_K, H = sum_p E_p G E_p "
         "on the active samples (m = 1: least squares on the active subset, inactive coefficients frozen) "
