@@ -135,7 +135,7 @@ inline void check_bounds(const cert::Case& in, cert::Report& r, const Quantities
     for (const auto& b : in.tables("bounds")) {
         const std::string name = b.string("quantity");
         auto it = q.values.find(name);
-        auto ck = r.conclusion("claimed bound: " + name, citation);
+        auto ck = r.conclusion("claimed bound: " + name, citation).case_claim("[[bounds]] entry '" + name + "' of the case");
         if (it == q.values.end()) {
             ck.holds(false, "unknown quantity '" + name + "' (not computed by this verifier for this case)");
             continue;

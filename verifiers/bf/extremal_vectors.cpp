@@ -121,7 +121,9 @@ void run(cert::Context& ctx) {
             C.add_row({"min_k |d1l(0,y_k)| / |x_k|", to_string(L.term_labels, 15), "eq. (21)"});
             C.add_row({"lambda*_{alpha_0} (alpha_0 = " + a0 + ", eps = " + eps + ")", to_string(L.lambda_star, 15), "min(...)^{1/(2-4 eps)}"});
             if (in.has("lambda_star_lower"))
-                R.conclusion("lambda* lower bound", "[BF2025, eq. (21)]").le(cert::exact("claimed", in.number_string("lambda_star_lower")), {"lambda*_{alpha0}", L.lambda_star});
+                R.conclusion("lambda* lower bound", "[BF2025, eq. (21)]")
+                    .case_claim("lambda_star_lower")
+                    .le(cert::exact("claimed", in.number_string("lambda_star_lower")), {"lambda*_{alpha0}", L.lambda_star});
         } else {
             R.conclusion("lambda* > 0", "[BF2025, eq. (21)]").holds(false, L.result.reason);
             if (in.has("lambda_star_lower")) R.conclusion("lambda* lower bound", "[BF2025, eq. (21)]").holds(false, L.result.reason);

@@ -31,16 +31,20 @@ void run(cert::Context& ctx) {
     if (real.status != cert::CheckStatus::proven) return;  // OUTSIDE_HYPOTHESES: the bounds are not checked
     const IntervalMp r = sqrt(c);  // outward-rounded MPFI square root
     ctx.report.conclusion("sqrt lower bound", "[demo]")
+        .case_claim("sqrt_lower")
         .le(cert::exact("sqrt_lower", in.number_string("sqrt_lower")), {"sqrt(c)", r});
     ctx.report.conclusion("sqrt upper bound", "[demo]")
+        .case_claim("sqrt_upper")
         .le({"sqrt(c)", r}, cert::exact("sqrt_upper", in.number_string("sqrt_upper")));
 
     const IntervalMp e = exp(c);
     if (in.has("exp_lower"))
         ctx.report.conclusion("exp lower bound", "[demo]")
+            .case_claim("exp_lower")
             .le(cert::exact("exp_lower", in.number_string("exp_lower")), {"exp(c)", e});
     if (in.has("exp_upper"))
         ctx.report.conclusion("exp upper bound", "[demo]")
+            .case_claim("exp_upper")
             .le({"exp(c)", e}, cert::exact("exp_upper", in.number_string("exp_upper")));
 
     // A table and two plots, to show the report machinery (display only).
