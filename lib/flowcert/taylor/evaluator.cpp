@@ -304,34 +304,22 @@ bool TaylorEvaluator<T>::fast_mul(int id, int k, bool c1) {
     }
 }
 
+// Taylor coefficient k of + - unary - * sqr / (and their first derivatives when c1).
 template <class T>
-EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
-    using std::cos;
-    using std::exp;
-    using std::log;
-    using std::sin;
-    using std::sqrt;
-    const Node& nd = nodes_[id];
-    if (nd.constant) {
-        if (k > 0) return {};
-        c1 = false;
-    }
-    if (nd.op == Op::Param || nd.op == Op::Const) return {};
+EvalResult TaylorEvaluator<T>::eval_arith(const Node& nd, int id, int k, bool c1, const Operands& o) {
     const std::size_t S = stride_;
     const int n = n_;
-    T* w = &val_[id * S];
-    T* dw = &der_[id * S * n];
-    const T* u = &val_[nd.a * S];
-    const T* du = &der_[nd.a * S * n];
-    const bool ca = nodes_[nd.a].constant;
-    const T* v = nd.b >= 0 ? &val_[nd.b * S] : nullptr;
-    const T* dv = nd.b >= 0 ? &der_[nd.b * S * n] : nullptr;
-    const bool cb = nd.b >= 0 && nodes_[nd.b].constant;
+    T* w = o.w;
+    T* dw = o.dw;
+    const T* u = o.u;
+    const T* du = o.du;
+    const T* v = o.v;
+    const T* dv = o.dv;
+    const bool ca = o.ca, cb = o.cb;
+    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
     auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
     auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
-
     switch (nd.op) {
-        case Op::Var: case Op::Param: case Op::Const: return {};
         case Op::Add:
             w[k] = (cb && k > 0) ? u[k] : (ca && k > 0) ? v[k] : u[k] + v[k];
             if (c1)
@@ -420,6 +408,29 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
                 }
             return {};
         }
+        default: return {};
+    }
+}
+
+// Taylor coefficient k of sqrt, exp and log: the recurrences of (w^2)' = u', w' = w u', u w' = u'.
+template <class T>
+EvalResult TaylorEvaluator<T>::eval_elementary(const Node& nd, int id, int k, bool c1, const Operands& o) {
+    using std::exp;
+    using std::log;
+    using std::sqrt;
+    const std::size_t S = stride_;
+    const int n = n_;
+    T* w = o.w;
+    T* dw = o.dw;
+    const T* u = o.u;
+    const T* du = o.du;
+    const T* v = o.v;
+    const T* dv = o.dv;
+    const bool ca = o.ca, cb = o.cb;
+    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
+    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
+    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    switch (nd.op) {
         case Op::Sqrt: {
             if (k == 0) {
                 if (!Scalar<T>::positive(u[0]))
@@ -486,6 +497,28 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
                 }
             return {};
         }
+        default: return {};
+    }
+}
+
+// Taylor coefficient k of sin, cos (the pair carried together) and atan.
+template <class T>
+EvalResult TaylorEvaluator<T>::eval_trig(const Node& nd, int id, int k, bool c1, const Operands& o) {
+    using std::cos;
+    using std::sin;
+    const std::size_t S = stride_;
+    const int n = n_;
+    T* w = o.w;
+    T* dw = o.dw;
+    const T* u = o.u;
+    const T* du = o.du;
+    const T* v = o.v;
+    const T* dv = o.dv;
+    const bool ca = o.ca, cb = o.cb;
+    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
+    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
+    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    switch (nd.op) {
         case Op::Sin:
         case Op::Cos: {
             // w holds sin (Op::Sin) or cos (Op::Cos); aux holds the other one.
@@ -560,6 +593,26 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
                 }
             return {};
         }
+        default: return {};
+    }
+}
+
+// Taylor coefficient k of relu: fixed by the sign of the argument at k = 0 (or the kink hull).
+template <class T>
+EvalResult TaylorEvaluator<T>::eval_relu(const Node& nd, int id, int k, bool c1, const Operands& o) {
+    const std::size_t S = stride_;
+    const int n = n_;
+    T* w = o.w;
+    T* dw = o.dw;
+    const T* u = o.u;
+    const T* du = o.du;
+    const T* v = o.v;
+    const T* dv = o.dv;
+    const bool ca = o.ca, cb = o.cb;
+    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
+    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
+    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    switch (nd.op) {
         case Op::Relu: {
             if (k == 0) {
                 const int sg = Scalar<T>::sign(u[0]);
@@ -589,6 +642,30 @@ EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
             }
             return {};
         }
+        default: return {};
+    }
+}
+
+template <class T>
+EvalResult TaylorEvaluator<T>::eval_node(int id, int k, bool c1) {
+    const Node& nd = nodes_[id];
+    if (nd.constant) {
+        if (k > 0) return {};
+        c1 = false;
+    }
+    if (nd.op == Op::Param || nd.op == Op::Const || nd.op == Op::Var) return {};
+    const std::size_t S = stride_;
+    const std::size_t n = static_cast<std::size_t>(n_);
+    const Operands o{&val_[id * S], &der_[id * S * n], &val_[nd.a * S], &der_[nd.a * S * n],
+                     nd.b >= 0 ? &val_[nd.b * S] : nullptr, nd.b >= 0 ? &der_[nd.b * S * n] : nullptr,
+                     nodes_[nd.a].constant, nd.b >= 0 && nodes_[nd.b].constant};
+    switch (nd.op) {
+        case Op::Add: case Op::Sub: case Op::Neg: case Op::Mul: case Op::Sqr: case Op::Div:
+            return eval_arith(nd, id, k, c1, o);
+        case Op::Sqrt: case Op::Exp: case Op::Log: return eval_elementary(nd, id, k, c1, o);
+        case Op::Sin: case Op::Cos: case Op::Atan: return eval_trig(nd, id, k, c1, o);
+        case Op::Relu: return eval_relu(nd, id, k, c1, o);
+        case Op::Var: case Op::Param: case Op::Const: return {};
     }
     return {};
 }

@@ -96,7 +96,20 @@ private:
 
     void reserve(int order);
     EvalResult run(std::span<const T> x0, int order, bool c1);
-    EvalResult eval_node(int id, int k, bool c1);
+    EvalResult eval_node(int id, int k, bool c1);  // dispatches on the node's operation:
+    struct Operands {  // the coefficient arrays of a node w = op(u, v) and of its operands
+        T* w;
+        T* dw;
+        const T* u;
+        const T* du;
+        const T* v;   // nullptr for unary operations
+        const T* dv;
+        bool ca, cb;  // u, v constant
+    };
+    EvalResult eval_arith(const Node& nd, int id, int k, bool c1, const Operands& o);
+    EvalResult eval_elementary(const Node& nd, int id, int k, bool c1, const Operands& o);
+    EvalResult eval_trig(const Node& nd, int id, int k, bool c1, const Operands& o);
+    EvalResult eval_relu(const Node& nd, int id, int k, bool c1, const Operands& o);
 };
 
 extern template class TaylorEvaluator<double>;
