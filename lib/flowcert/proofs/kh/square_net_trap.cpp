@@ -202,53 +202,71 @@ ProofResult premise(bool ok, const std::string& yes, const std::string& no) {
     return ok ? ProofResult::proven(yes) : ProofResult::not_proven(no);
 }
 
-}  // namespace
-
-PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle& p, const RestrictedHessian& rh,
-                               const PlateauTrapInput& in) {
-    PlateauTrap out;
-    const int d = data.input_dim(), n = data.samples(), m = static_cast<int>(in.W.rows());
-    if (p.status != ProofStatus::proven || rh.status != ProofStatus::proven) {
-        out.reason = "p* or its restricted Hessian is not proven";
-        return out;
-    }
-    const IntervalD c = data.c, a = IntervalD(4) * c * in.h, b = IntervalD(2) * c * in.h;
-    out.lambda = rh.lambda_min.lower();
-    // Data constants: x2 = max |x_i|^2, x4 = sum |x_i|^4, lamX = lambda_max(X X^T).
-    IntervalD x2(0), x4(0);
+// Data constants: x2 = max |x_i|^2, x4 = sum |x_i|^4, lamX = lambda_max(X X^T).
+struct DataConstants {
+    IntervalD x2{0}, x4{0}, lamX{0};
+};
+DataConstants data_constants(const SquareNetData& data) {
+    const int d = data.input_dim(), n = data.samples();
+    DataConstants k;
     for (int i = 0; i < n; ++i) {
         IntervalD t(0);
-        for (int k = 0; k < d; ++k) t = t + sqr(IntervalD::exact(data.X(k, i)));
-        x2 = max(x2, t);
-        x4 = x4 + sqr(t);
+        for (int j = 0; j < d; ++j) t = t + sqr(IntervalD::exact(data.X(j, i)));
+        k.x2 = max(k.x2, t);
+        k.x4 = k.x4 + sqr(t);
     }
-    const IntervalD lamX = linalg::lambda_max_enclosure<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
-    // The hand-off: rho_j(theta_0) of the other neurons, the active neuron's distance to p* and its balance.
+    k.lamX = linalg::lambda_max_enclosure<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
+    return k;
+}
+
+// The hand-off: rho_j(theta_0) of the other neurons and their radii rho_max_j = growth rho_j, the active
+// neuron's distance to p* and its balance C0 = |w|^2 - 2 v^2, and nmin = |(2 w*, 4 v*)| (the shell's alpha).
+struct Handoff {
     std::vector<double> rho0, rho_max;
+    double distance = 0, nmin = 0;
+    IntervalD C0{0};
+};
+Handoff handoff_state(const OneNeuronSaddle& p, const PlateauTrapInput& in, int d) {
+    Handoff o;
+    const int m = static_cast<int>(in.W.rows());
     for (int j = 0; j < m; ++j) {
         if (j == in.active) continue;
         IntervalD r2 = IntervalD(2) * sqr(in.v(j));
         for (int k = 0; k < d; ++k) r2 = r2 + sqr(in.W(j, k));
         const double r0 = std::max(sqrt(r2).upper(), 1e-300);
-        rho0.push_back(r0);
-        rho_max.push_back((IntervalD::exact(r0) * IntervalD::exact(in.growth)).upper());
+        o.rho0.push_back(r0);
+        o.rho_max.push_back((IntervalD::exact(r0) * IntervalD::exact(in.growth)).upper());
     }
     IntervalD dist2 = sqr(in.v(in.active) - p.v), C0 = IntervalD(-2) * sqr(in.v(in.active));
     for (int k = 0; k < d; ++k) {
         dist2 = dist2 + sqr(in.W(in.active, k) - p.w(k));
         C0 = C0 + sqr(in.W(in.active, k));
     }
-    out.handoff_distance = sqrt(dist2).upper();
+    o.distance = sqrt(dist2).upper();
+    o.C0 = C0;
     IntervalD n2 = IntervalD(16) * sqr(p.v);
     for (int k = 0; k < d; ++k) n2 = n2 + IntervalD(4) * sqr(p.w(k));
-    const double nmin = sqrt(n2).lower();
-    // U = p* box + [-R_b, R_b] and the bounds over it; with an automatic radius R_b = 2 lambda / T3(U) by a few
-    // passes (any R_b is sound: the checks below decide).
-    double R = in.radius > 0 ? in.radius : std::max(out.handoff_distance * 1.05, 1e-4);
+    o.nmin = sqrt(n2).lower();
+    return o;
+}
+
+// The region U = p* box + [-R, R] and the bounds over it (T3, |v|, |w|^2, ||J_a^T J_a||, kappa_a, the Frobenius
+// term JFa); with an automatic radius R = 2 lambda / T3(U) by a few passes (any R is sound: the premises decide).
+// Every bound is computed over the U of the final R (the last pass does not update R).
+struct Region {
+    double R = 0, T3 = 0, V = 0, W2 = 0, Gmax = 0, ka = std::numeric_limits<double>::infinity();
+    IVectorD U;
+    IntervalD JFa{0};
+};
+Region region_bounds(const SquareNetData& data, const OneNeuronSaddle& p, const PlateauTrapInput& in,
+                     const DataConstants& dc, double lambda, double handoff_distance) {
+    const int d = data.input_dim(), n = data.samples();
+    const IntervalD c = data.c, x2 = dc.x2, lamX = dc.lamX;
+    Region out;
+    double R = in.radius > 0 ? in.radius : std::max(handoff_distance * 1.05, 1e-4);
     IVectorD U(d + 1);
     double T3 = 0, V = 0, W2 = 0, Gmax = 0, ka = std::numeric_limits<double>::infinity();
     IntervalD JFa(0);
-    // Every bound below is computed over the U of the final R (the last pass does not update R).
     const int passes = in.radius > 0 ? 1 : 5;
     for (int pass = 0; pass < passes; ++pass) {
         for (int k = 0; k < d; ++k) U(k) = inflate(p.w(k), R);
@@ -298,18 +316,25 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
                           .upper(),
                       third_derivative_bound(data, z, V, ka, x2, lamX));
         if (pass + 1 < passes)
-            R = std::max((IntervalD(2) * IntervalD::exact(out.lambda) / IntervalD::exact(T3)).lower(),
-                         out.handoff_distance * 1.05);
+            R = std::max((IntervalD(2) * IntervalD::exact(lambda) / IntervalD::exact(T3)).lower(),
+                         handoff_distance * 1.05);
     }
+    out.R = R;
     out.T3 = T3;
-    out.outer_radius = R;
-    out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
-                          "the hand-off active neuron is " + detail::fmt(out.handoff_distance) +
-                              " from p*, more than R_b = " + detail::fmt(R));
-    // (a) kappa over R and the escape steps K.
-    // With beta and K of rho_max_j = growth rho_j, every neuron gets the radius its comparison sequence reaches
-    // in those K steps, 1 / (1/rho_j - beta K) <= growth rho_j: a smaller region (kappa, so beta, only decrease),
-    // on which the bound is proven again.
+    out.V = V;
+    out.W2 = W2;
+    out.Gmax = Gmax;
+    out.ka = ka;
+    out.U = U;
+    out.JFa = JFa;
+    return out;
+}
+
+// (a) kappa over the region and the escape steps K. With beta and K of rho_max_j = growth rho_j, every neuron
+// gets the radius its comparison sequence reaches in those K steps, 1 / (1/rho_j - beta K) <= growth rho_j: a
+// smaller region (kappa, so beta, only decrease), on which the bound is proven again.
+EscapeBound escape_steps(const SquareNetData& data, const IVectorD& U, const std::vector<double>& rho0,
+                         std::vector<double>& rho_max, const IntervalD& b, double ka) {
     EscapeBound eb = small_neuron_escape_bound(data, U, rho0, rho_max, b, ka);
     if (eb.status == ProofStatus::proven && eb.min_steps > 0) {
         const IntervalD bK = IntervalD::exact(eb.beta) * IntervalD::exact(static_cast<double>(eb.min_steps));
@@ -319,6 +344,38 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
         }
         eb = small_neuron_escape_bound(data, U, rho0, rho_max, b, ka);
     }
+    return eb;
+}
+
+}  // namespace
+
+PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle& p, const RestrictedHessian& rh,
+                               const PlateauTrapInput& in) {
+    PlateauTrap out;
+    const int d = data.input_dim();
+    if (p.status != ProofStatus::proven || rh.status != ProofStatus::proven) {
+        out.reason = "p* or its restricted Hessian is not proven";
+        return out;
+    }
+    const IntervalD c = data.c, a = IntervalD(4) * c * in.h, b = IntervalD(2) * c * in.h;
+    out.lambda = rh.lambda_min.lower();
+    const DataConstants dc = data_constants(data);
+    const IntervalD x2 = dc.x2, x4 = dc.x4, lamX = dc.lamX;
+    Handoff ho = handoff_state(p, in, d);
+    std::vector<double>& rho_max = ho.rho_max;
+    const IntervalD C0 = ho.C0;
+    const double nmin = ho.nmin;
+    out.handoff_distance = ho.distance;
+    const Region rg = region_bounds(data, p, in, dc, out.lambda, out.handoff_distance);
+    const double R = rg.R, T3 = rg.T3, V = rg.V, W2 = rg.W2, Gmax = rg.Gmax;
+    const IVectorD& U = rg.U;
+    const IntervalD JFa = rg.JFa;
+    out.T3 = T3;
+    out.outer_radius = R;
+    out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
+                          "the hand-off active neuron is " + detail::fmt(out.handoff_distance) +
+                              " from p*, more than R_b = " + detail::fmt(R));
+    const EscapeBound eb = escape_steps(data, U, ho.rho0, rho_max, b, rg.ka);
     out.escape = {eb.status, eb.reason};
     if (eb.status != ProofStatus::proven) {
         out.reason = "escape bound: " + eb.reason;
