@@ -207,35 +207,139 @@ void run_case(Outcome& o, const fs::path& verifiers, const fs::path& out, double
     }
 }
 
-int run_certify(int argc, char** argv) {
-    namespace ec = cert::exit_code;
-    CLI::App app{"Run every verifier on every case, write certificates and an index page, and compare the\n"
-                 "verdicts with the cases' expectations. Exit 0 if all are as expected, 1 otherwise."};
+// A thread that lets a long-running case say so about once a second (with its verifier's last progress
+// line), joined when the run ends.
+class Heartbeat {
+public:
+    explicit Heartbeat(flowcert::tools::CertifyProgress& progress)
+        : thread_([this, &progress] {
+              while (running_) {
+                  for (int k = 0; k < 10 && running_; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                  progress.heartbeat();
+              }
+          }) {}
+    ~Heartbeat() {
+        running_ = false;
+        thread_.join();
+    }
+
+private:
+    std::atomic<bool> running_{true};
+    std::thread thread_;
+};
+
+// The options of `flowcert certify`.
+struct CertifyOptions {
     std::string cases_dir = "cases", out_dir = "reports", label, verifiers_dir;
     std::vector<std::string> only;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
     long precision = 0;
     bool quiet = false, mpi = false, no_sweep_split = false, check = false;
-    app.add_option("--cases", cases_dir, "directory of case files (searched recursively for *.toml)");
-    app.add_option("--only", only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
-    app.add_option("--label", label,
+};
+
+void add_certify_options(CLI::App& app, CertifyOptions& c) {
+    app.add_option("--cases", c.cases_dir, "directory of case files (searched recursively for *.toml)");
+    app.add_option("--only", c.only, "run only cases matching this glob (on 'paper/name', 'name' or the file name); repeatable");
+    app.add_option("--label", c.label,
                    "run only cases with this label (fast, slow, paper); without it and without --only, every case "
                    "except those labelled paper (paper-size runs of 30 minutes or more)");
-    app.add_option("--out", out_dir, "report directory (index.html, <paper>/<case>.{json,html,md,log})");
-    app.add_option("--jobs,-j", jobs, "cases run in parallel")->check(CLI::Range(1u, 256u));
-    app.add_option("--verifiers", verifiers_dir, "directory of verifier executables (default: ../verifiers next to flowcert)");
-    app.add_option("--timeout", timeout, "seconds before a verifier is killed (0: no limit)");
-    app.add_option("--precision", precision, "passed to every verifier as --precision");
-    app.add_flag("--quiet", quiet, "print only mismatches and the summary");
-    app.add_flag("--check", check,
+    app.add_option("--out", c.out_dir, "report directory (index.html, <paper>/<case>.{json,html,md,log})");
+    app.add_option("--jobs,-j", c.jobs, "cases run in parallel")->check(CLI::Range(1u, 256u));
+    app.add_option("--verifiers", c.verifiers_dir, "directory of verifier executables (default: ../verifiers next to flowcert)");
+    app.add_option("--timeout", c.timeout, "seconds before a verifier is killed (0: no limit)");
+    app.add_option("--precision", c.precision, "passed to every verifier as --precision");
+    app.add_flag("--quiet", c.quiet, "print only mismatches and the summary");
+    app.add_flag("--check", c.check,
                  "re-check every certificate written (flowcert check --rerun: a fresh run of the verifier on the "
                  "embedded case, compared check by check); a rejected certificate is a mismatch");
-    app.add_flag("--mpi", mpi,
+    app.add_flag("--mpi", c.mpi,
                  "distribute the cases over the MPI ranks (mpirun -np N flowcert certify --mpi ...); rank 0 writes "
                  "the reports; --jobs is then per rank (default 1)");
-    app.add_flag("--no-sweep-split", no_sweep_split,
+    app.add_flag("--no-sweep-split", c.no_sweep_split,
                  "with --mpi: run every case whole (by default the points of a sweep case are distributed too)");
+}
+
+// The cases of the run: every *.toml under the case directory that --only and --label select (without
+// --label and --only, every case except the paper-size runs). Empty: nothing selected.
+std::vector<Outcome> select_cases(const CertifyOptions& c) {
+    const std::string& cases_dir = c.cases_dir;
+    const std::vector<std::string>& only = c.only;
+    const std::string& label = c.label;
+    std::vector<Outcome> outs;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(cases_dir))
+        if (e.is_regular_file() && e.path().extension() == ".toml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        Outcome o;
+        o.file = f;
+        o.rel = fs::relative(f, cases_dir).replace_extension().generic_string();
+        const std::string base = f.filename().string(), stem = f.stem().string();
+        if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& g) {
+                return fnmatch(g.c_str(), o.rel.c_str(), 0) == 0 || fnmatch(g.c_str(), stem.c_str(), 0) == 0 ||
+                       fnmatch(g.c_str(), base.c_str(), 0) == 0 || fnmatch(g.c_str(), (o.rel + ".toml").c_str(), 0) == 0;
+            }))
+            continue;
+        // --label L: the cases labelled L; without it every case except the paper-size runs (label
+        // `paper`, 30 minutes or more each), unless --only names them.
+        if (!label.empty() || only.empty()) {
+            try {
+                const auto h = cert::read_case_header(f);
+                const auto has = [&](const std::string& l) {
+                    return std::find(h.labels.begin(), h.labels.end(), l) != h.labels.end();
+                };
+                if (!label.empty() ? !has(label) : has("paper")) continue;
+            } catch (const cert::CaseError&) {
+                // keep it: the run reports the bad case file
+            }
+        }
+        outs.push_back(o);
+    }
+
+    return outs;
+}
+
+// The index page, the verdict table and the exit code: 0 all as expected, 1 a mismatch, 3 a case file
+// that cannot be read or names no verifier.
+int finish_certify(const std::vector<Outcome>& outs, const std::string& out_dir, flowcert::tools::CertifyProgress& progress) {
+    namespace ec = cert::exit_code;
+    write_index(outs, out_dir);
+    std::size_t ok = 0;
+    std::printf("\n%-26s %-46s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
+    for (const auto& o : outs) {
+        ok += o.ok;
+        std::printf("%-26s %-46s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
+                    o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
+    }
+    std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
+    std::fflush(stdout);
+    progress.summary(outs);
+    // a case file that cannot be read or names no verifier is bad input, not a mismatch
+    bool bad = false;
+    for (const auto& o : outs)
+        if (!o.ok && (o.verdict == "BAD INPUT" || o.verdict == "MISSING VERIFIER")) {
+            std::cerr << "flowcert certify: " << o.message << "\n";
+            bad = true;
+        }
+    if (bad) return ec::bad_input;
+    return ok == outs.size() ? 0 : 1;
+}
+
+int run_certify(int argc, char** argv) {
+    namespace ec = cert::exit_code;
+    CLI::App app{"Run every verifier on every case, write certificates and an index page, and compare the\n"
+                 "verdicts with the cases' expectations. Exit 0 if all are as expected, 1 otherwise."};
+    CertifyOptions c;
+    add_certify_options(app, c);
+    const std::string &cases_dir = c.cases_dir, &out_dir = c.out_dir, &verifiers_dir = c.verifiers_dir;
+    unsigned& jobs = c.jobs;
+    const double& timeout = c.timeout;  // references: read after the parse below
+    const long& precision = c.precision;
+    const bool& quiet = c.quiet;
+    const bool& mpi = c.mpi;
+    const bool& no_sweep_split = c.no_sweep_split;
+    const bool& check = c.check;
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -320,36 +424,7 @@ int run_certify(int argc, char** argv) {
         return ec::bad_input;
     }
 
-    std::vector<Outcome> outs;
-    std::vector<fs::path> files;
-    for (const auto& e : fs::recursive_directory_iterator(cases_dir))
-        if (e.is_regular_file() && e.path().extension() == ".toml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-        Outcome o;
-        o.file = f;
-        o.rel = fs::relative(f, cases_dir).replace_extension().generic_string();
-        const std::string base = f.filename().string(), stem = f.stem().string();
-        if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& g) {
-                return fnmatch(g.c_str(), o.rel.c_str(), 0) == 0 || fnmatch(g.c_str(), stem.c_str(), 0) == 0 ||
-                       fnmatch(g.c_str(), base.c_str(), 0) == 0 || fnmatch(g.c_str(), (o.rel + ".toml").c_str(), 0) == 0;
-            }))
-            continue;
-        // --label L: the cases labelled L; without it every case except the paper-size runs (label
-        // `paper`, 30 minutes or more each), unless --only names them.
-        if (!label.empty() || only.empty()) {
-            try {
-                const auto h = cert::read_case_header(f);
-                const auto has = [&](const std::string& l) {
-                    return std::find(h.labels.begin(), h.labels.end(), l) != h.labels.end();
-                };
-                if (!label.empty() ? !has(label) : has("paper")) continue;
-            } catch (const cert::CaseError&) {
-                // keep it: the run reports the bad case file
-            }
-        }
-        outs.push_back(o);
-    }
+    std::vector<Outcome> outs = select_cases(c);
     if (outs.empty()) {
         std::cerr << "flowcert certify: no case file selected under '" << cases_dir << "'\n";
         return ec::bad_input;
@@ -357,22 +432,7 @@ int run_certify(int argc, char** argv) {
 
     progress = std::make_unique<flowcert::tools::CertifyProgress>(quiet ? nullptr : &std::cerr, outs,
                                                                    flowcert::tools::previous_wall_times(out_dir));
-    // a case running long says so now and then (with its verifier's last progress line)
-    std::atomic<bool> running{true};
-    std::thread heartbeat([&] {
-        while (running) {
-            for (int k = 0; k < 10 && running; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            progress->heartbeat();
-        }
-    });
-    struct JoinHeartbeat {
-        std::atomic<bool>& running;
-        std::thread& t;
-        ~JoinHeartbeat() {
-            running = false;
-            t.join();
-        }
-    } join_heartbeat{running, heartbeat};
+    const Heartbeat heartbeat(*progress);  // a case running long says so now and then
 #if defined(FLOWCERT_HAVE_MPI)
     if (session) {
         session->distribute(outs, out_dir, jobs, hooks, !no_sweep_split);
@@ -391,26 +451,7 @@ int run_certify(int argc, char** argv) {
         for (auto& t : pool) t.join();
     }
 
-    write_index(outs, out_dir);
-    std::size_t ok = 0;
-    std::printf("\n%-26s %-46s %-14s %-14s %-10s %s\n", "verifier", "case", "verdict", "expected", "result", "time(s)");
-    for (const auto& o : outs) {
-        ok += o.ok;
-        std::printf("%-26s %-46s %-14s %-14s %-10s %.2f\n", o.verifier.c_str(), o.rel.c_str(), o.verdict.c_str(),
-                    o.expect.c_str(), o.ok ? "ok" : "MISMATCH", o.wall_time);
-    }
-    std::printf("\n%zu/%zu cases as expected; index: %s\n", ok, outs.size(), (fs::path(out_dir) / "index.html").c_str());
-    std::fflush(stdout);
-    progress->summary(outs);
-    // a case file that cannot be read or names no verifier is bad input, not a mismatch
-    bool bad = false;
-    for (const auto& o : outs)
-        if (!o.ok && (o.verdict == "BAD INPUT" || o.verdict == "MISSING VERIFIER")) {
-            std::cerr << "flowcert certify: " << o.message << "\n";
-            bad = true;
-        }
-    if (bad) return ec::bad_input;
-    return ok == outs.size() ? 0 : 1;
+    return finish_certify(outs, out_dir, *progress);
 }
 
 }  // namespace
