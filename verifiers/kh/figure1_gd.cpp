@@ -1,8 +1,9 @@
 // verifiers/kh/figure1_gd.cpp -- [KH2025] (Kumar & Haupt, JMLR 26, paper 25-1089), Figure 1: full-batch GD of
 // H(x) = v^T (W x)^2 from the small initialization delta w0, certified step by step (the exact-arithmetic GD of
 // the seeded setting): the two loss plateaus (L(0) and the first saddle's L(p*)), the sparsity of the weights
-// at i1 and i2, the loss at every iterate, the distance to p* at i2, and optionally a certified plateau length
-// past the tube (the trap of docs/kh.md#plateau-trap). The mathematics is in lib/flowcert/proofs/kh
+// at i1 and i2, the loss at every iterate, the distance to p* at i2, optionally the third plateau (L_k below the
+// case's final_loss_max from final_loss_first to the last iterate), optionally a certified plateau length past the
+// tube (the trap of docs/kh.md#plateau-trap), and optionally the per-neuron norms at extra snapshot iterates. The mathematics is in lib/flowcert/proofs/kh
 // (figure1_gd, square_net_saddle, square_net_trap); see docs/kh.md#the-figure-1-run-at-its-size.
 #include <flowcert/cert.hpp>
 #include <flowcert/proofs/kh/figure1_gd.hpp>
@@ -44,6 +45,23 @@ TopNeuron top_neuron(const NeuronNorms& s) {
         }
     t.others = IntervalD::bounds(lo, hi);
     return t;
+}
+
+// The index of iterate `it` among the plain run's snapshots (-1 if it is not one).
+int plain_index(const PlainGdRun& p, long it) {
+    const auto f = std::find(p.snapshot_iterate.begin(), p.snapshot_iterate.end(), it);
+    return f == p.snapshot_iterate.end() ? -1 : static_cast<int>(f - p.snapshot_iterate.begin());
+}
+const NeuronNorms* certified_snapshot(const CertifiedGdRun& r, long it) {
+    const auto f = std::find_if(r.snapshots.begin(), r.snapshots.end(), [&](const NeuronNorms& sn) { return sn.iteration == it; });
+    return f == r.snapshots.end() ? nullptr : &*f;
+}
+// The optional extra snapshot iterates (evidence: a table and heat maps, no check).
+std::vector<long> extra_snapshots(const cert::Case& in) {
+    std::vector<long> out;
+    if (in.has("extra_snapshots"))
+        for (const std::string& x : in.number_strings("extra_snapshots")) out.push_back(std::stol(x));
+    return out;
 }
 
 cert::HeatMap heat_map(const std::string& title, const Eigen::MatrixXd& absW, const Eigen::VectorXd& absv) {
@@ -93,7 +111,10 @@ void run(cert::Context& ctx) {
         .within({"|w0|", sqrt(dir2)}, cert::exact("1 - 1e-12", "0.999999999999"), cert::exact("1 + 1e-12", "1.000000000001"));
 
     // ---- the GD run: certified tube and the plain double run beside it ---------------------------------------
-    const PlainGdRun plain = run_plain_gd_nonrigorous(s, N, block, {i1, i2, N});
+    const std::vector<long> extras = extra_snapshots(in);
+    std::vector<long> plain_snaps{i1, i2, N};
+    plain_snaps.insert(plain_snaps.end(), extras.begin(), extras.end());
+    const PlainGdRun plain = run_plain_gd_nonrigorous(s, N, block, plain_snaps);
     nets::SquareNetGdOptions opt;
     opt.promote_norm = mid(in.interval_d("promote_norm"));
     // The frame_neurons largest neurons of the plain run's last iterate in the Lohner frame from step 0 (a choice
@@ -109,7 +130,10 @@ void run(cert::Context& ctx) {
     }
     ctx.progress.begin("certified GD");
     const bool trap = in.has("trap");
-    const CertifiedGdRun run = run_certified_gd(s, N, block, trap ? std::vector<long>{i1, i2, N} : std::vector<long>{i1, i2}, opt);
+    std::vector<long> cert_snaps{i1, i2};
+    if (trap) cert_snaps.push_back(N);
+    cert_snaps.insert(cert_snaps.end(), extras.begin(), extras.end());
+    const CertifiedGdRun run = run_certified_gd(s, N, block, cert_snaps, opt);
     ctx.progress.finish();
     rep.step("GD tube to the last iterate", "[docs/kh.md#rigorous-gd-with-shared-matrix-coupling]")
         .result(run.completed ? ProofResult::proven(run.reason) : ProofResult::not_proven(run.reason));
@@ -118,7 +142,7 @@ void run(cert::Context& ctx) {
 
     // ---- the first saddle p* (one active neuron; Krawczyk on the balanced slice) ------------------------------
     const IntervalD L0 = loss_at_origin(s.data);
-    const std::size_t i2s = plain.snapshot_iterate.size() > 1 ? 1 : 0;
+    const std::size_t i2s = static_cast<std::size_t>(std::max(0, plain_index(plain, i2)));
     Eigen::Index act = 0;
     (plain.W[i2s].rowwise().squaredNorm() + plain.v[i2s].cwiseAbs2()).maxCoeff(&act);
     const Eigen::VectorXd wg = plain.W[i2s].row(act).transpose();
@@ -137,6 +161,16 @@ void run(cert::Context& ctx) {
         .le({"sup_k |L_k - L(p*)|", loss_distance(run, p2_first, p2_last, Lp)}, {"epsilon2", eps2});
     rep.conclusion("the loss never exceeds L(0) + epsilon1", "[KH2025, Fig. 1(a)]")
         .le({"sup_k L_k", loss_sup(run, 0, N)}, {"L(0) + epsilon1", L0 + eps1});
+    if (in.has("final_loss_first")) {
+        // The third plateau (L ~ 0 after the second escape): sup_k L_k over final_loss_first..steps from the block
+        // hulls of the certified loss (upper end: max of the upper ends of the blocks that meet the range; +inf if
+        // the tube stopped before the last iterate; lower end: max of their lower ends, so a claim below it is false).
+        const long f = static_cast<long>(in.integer("final_loss_first"));
+        rep.conclusion("plateau 3: L_k <= final_loss_max for final_loss_first <= k <= steps", "[KH2025, Fig. 1(a)]")
+            .case_claim("final_loss_max (the case's claimed bound on the third plateau)")
+            .le({"sup_{final_loss_first <= k <= steps} L_k", loss_sup(run, f, N)},
+                cert::exact("final_loss_max", in.number_string("final_loss_max")));
+    }
     const std::vector<IntervalD> a_mins = in.intervals<IntervalD>("a_min", 53), rho_maxs = in.intervals<IntervalD>("rho_max", 53);
     std::vector<TopNeuron> tops;
     for (const long it : {i1, i2}) {
@@ -222,14 +256,18 @@ void run(cert::Context& ctx) {
                     "[" + fmt(ps.M_eigenvalues.front().lower()) + ", " + fmt(ps.M_eigenvalues.back().upper()) + "]"});
     tv.add_row({"distance to p* at i2", to_string(dist, 6)});
     auto& tn = rep.table("neuron norms |(w_j, v_j)|", {"iterate", "largest (j*)", "norm", "largest of the others", "plain run: largest, others"});
-    for (std::size_t k = 0; k < tops.size() && k < plain.snapshot_iterate.size(); ++k) {
-        const Eigen::VectorXd pn = (plain.W[k].rowwise().squaredNorm() + plain.v[k].cwiseAbs2()).cwiseSqrt();
+    const long top_it[2] = {i1, i2};
+    for (std::size_t k = 0; k < tops.size(); ++k) {
+        const int pk = plain_index(plain, top_it[k]);
+        if (pk < 0) continue;
+        const std::size_t q = static_cast<std::size_t>(pk);
+        const Eigen::VectorXd pn = (plain.W[q].rowwise().squaredNorm() + plain.v[q].cwiseAbs2()).cwiseSqrt();
         Eigen::Index pj = 0;
         pn.maxCoeff(&pj);
         double po = 0;
         for (Eigen::Index j = 0; j < pn.size(); ++j)
             if (j != pj) po = std::max(po, pn(j));
-        tn.add_row({std::to_string(plain.snapshot_iterate[k]), std::to_string(tops[k].index), to_string(tops[k].norm, 8),
+        tn.add_row({std::to_string(top_it[k]), std::to_string(tops[k].index), to_string(tops[k].norm, 8),
                     fmt(tops[k].others.upper(), 8), fmt(pn(pj), 8) + ", " + fmt(po, 8)});
     }
     auto& tl = rep.table("certified loss (every 10th block)", {"iterates", "L_k in"});
@@ -244,17 +282,61 @@ void run(cert::Context& ctx) {
     }
     lp.add_line("plain double GD", std::vector<double>(plain.iterate.begin(), plain.iterate.end()), plain.loss);
     rep.add_plot(lp);
-    for (std::size_t k = 0; k < run.snapshots.size() && k < plain.snapshot_iterate.size() && k < 2; ++k) {
-        const NeuronNorms& sn = run.snapshots[k];
-        const std::string at = (sn.iteration == i1 ? "i1 = " : "i2 = ") + std::to_string(sn.iteration);
-        Eigen::MatrixXd aW(sn.W.rows(), sn.W.cols());
-        Eigen::VectorXd av(sn.v.size());
+    // Heat maps at i1 and i2, then at the extra snapshot iterates (certified upper bounds beside the plain run).
+    auto draw = [&](long it, const std::string& at) {
+        const NeuronNorms* sn = certified_snapshot(run, it);
+        const int pk = plain_index(plain, it);
+        if (!sn || pk < 0) return;
+        Eigen::MatrixXd aW(sn->W.rows(), sn->W.cols());
+        Eigen::VectorXd av(sn->v.size());
         for (Eigen::Index j = 0; j < aW.rows(); ++j) {
-            for (Eigen::Index c = 0; c < aW.cols(); ++c) aW(j, c) = mag(sn.W(j, c));
-            av(j) = mag(sn.v(j));
+            for (Eigen::Index c = 0; c < aW.cols(); ++c) aW(j, c) = mag(sn->W(j, c));
+            av(j) = mag(sn->v(j));
         }
+        const std::size_t q = static_cast<std::size_t>(pk);
         rep.add_plot(heat_map("certified |W| | |v| at " + at + " (upper bounds; rows: neurons, last column |v_j|)", aW, av));
-        rep.add_plot(heat_map("plain double run |W| | |v| at " + at, plain.W[k].cwiseAbs(), plain.v[k].cwiseAbs()));
+        rep.add_plot(heat_map("plain double run |W| | |v| at " + at, plain.W[q].cwiseAbs(), plain.v[q].cwiseAbs()));
+    };
+    draw(i1, "i1 = " + std::to_string(i1));
+    draw(i2, "i2 = " + std::to_string(i2));
+    if (!extras.empty()) {
+        // Evidence beside the claim: the per-neuron norms at the extra iterates (no check; e.g. the paper's own
+        // i1 = 134510, i2 = 139510, which fall on the seeded run's second plateau).
+        auto& te = rep.table("neuron norms at the extra snapshots (evidence)",
+                             {"iterate", "largest (j: certified norm)", "second largest", "largest of the others (upper)",
+                              "plain run: the three largest"});
+        for (const long it : extras) {
+            const NeuronNorms* sn = certified_snapshot(run, it);
+            const int pk = plain_index(plain, it);
+            if (!sn) {
+                te.add_row({std::to_string(it), "not reached: " + run.reason, "-", "-", "-"});
+                continue;
+            }
+            std::vector<int> order(sn->norm.size());
+            for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return sn->norm[static_cast<std::size_t>(a)].upper() > sn->norm[static_cast<std::size_t>(b)].upper();
+            });
+            auto at = [&](std::size_t r) {
+                return r < order.size() ? std::to_string(order[r]) + ": " + to_string(sn->norm[static_cast<std::size_t>(order[r])], 8)
+                                        : std::string("-");
+            };
+            double rest = 0;
+            for (std::size_t r = 2; r < order.size(); ++r) rest = std::max(rest, sn->norm[static_cast<std::size_t>(order[r])].upper());
+            std::string pl = "-";
+            if (pk >= 0) {
+                const std::size_t q = static_cast<std::size_t>(pk);
+                const Eigen::VectorXd pn = (plain.W[q].rowwise().squaredNorm() + plain.v[q].cwiseAbs2()).cwiseSqrt();
+                std::vector<int> po(static_cast<std::size_t>(pn.size()));
+                for (std::size_t j = 0; j < po.size(); ++j) po[j] = static_cast<int>(j);
+                std::stable_sort(po.begin(), po.end(), [&](int a, int b) { return pn(a) > pn(b); });
+                pl.clear();
+                for (std::size_t r = 0; r < 3 && r < po.size(); ++r)
+                    pl += (r ? ", " : "") + std::to_string(po[r]) + ": " + fmt(pn(po[r]), 8);
+            }
+            te.add_row({std::to_string(it), at(0), at(1), order.size() > 2 ? fmt(rest, 8) : "-", pl});
+            draw(it, "iterate " + std::to_string(it));
+        }
     }
     rep.note("run: " + run.reason + "; largest parameter width at the end " + fmt(run.max_width, 3) + ", " +
              std::to_string(run.lohner_neurons) + " neurons in the Lohner frame");
@@ -296,6 +378,9 @@ int main(int argc, char** argv) {
             {.name = "a_min", .type = KeyType::numbers, .description = "[at i1, at i2]: the large neuron exceeds this norm", .constraint = Constraint::positive},
             {.name = "rho_max", .type = KeyType::numbers, .description = "[at i1, at i2]: every other neuron stays below this norm", .constraint = Constraint::positive},
             {.name = "saddle_distance_max", .type = KeyType::number, .description = "claimed |theta(i2) - p*|", .constraint = Constraint::positive},
+            {.name = "final_loss_first", .type = KeyType::integer, .description = "first iterate of the claimed third plateau (with final_loss_max)", .required = false},
+            {.name = "final_loss_max", .type = KeyType::number, .description = "claimed sup L_k over final_loss_first..steps (the third plateau, L ~ 0)", .required = false, .constraint = Constraint::positive},
+            {.name = "extra_snapshots", .type = KeyType::numbers, .description = "further iterates with a table and heat maps of the per-neuron norms (evidence)", .required = false},
             {.name = "trap", .type = KeyType::table, .description = "the plateau trap at the last iterate (optional)", .required = false,
              .fields = {
                  {.name = "steps", .type = KeyType::integer, .description = "claimed plateau steps past the tube", .constraint = Constraint::positive},
@@ -313,6 +398,16 @@ int main(int argc, char** argv) {
             for (const char* k : {"a_min", "rho_max"})
                 if (c.number_strings(k).size() != 2) c.fail(k, "must have two entries: [at i1, at i2]");
             if (c.has("trap") && !(c.table("trap").interval_d("growth").lower() > 1)) c.fail("trap", "growth must exceed 1");
+            if (c.has("final_loss_first") != c.has("final_loss_max"))
+                c.fail(c.has("final_loss_first") ? "final_loss_first" : "final_loss_max",
+                       "final_loss_first and final_loss_max go together");
+            if (c.has("final_loss_first") && (c.integer("final_loss_first") < 0 || c.integer("final_loss_first") > N))
+                c.fail("final_loss_first", "must lie in [0, steps]");
+            if (c.has("extra_snapshots"))
+                for (const std::string& x : c.number_strings("extra_snapshots")) {
+                    const bool digits = !x.empty() && x.size() <= 9 && std::all_of(x.begin(), x.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+                    if (!digits || std::stoll(x) > N) c.fail("extra_snapshots", "every entry must be an integer iterate in [0, steps]");
+                }
         },
         .run = run,
         .sweep = {},
