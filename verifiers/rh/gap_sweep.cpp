@@ -313,11 +313,18 @@ void run(cert::Context& ctx) {
                     pts.push_back({items[k].d, o.gap.gap});
             }
             if (pts.size() < 2) continue;
+            // slope of log gap against log d from (d0, gap0) to (d1, gap1); nothing when d0 = d1
+            const auto slope = [](const std::pair<long, IntervalD>& p0, const std::pair<long, IntervalD>& p1) {
+                return loglog_slope(p1.second, p0.second, IntervalD(p1.first), IntervalD(p0.first));
+            };
             std::string cons;
             for (size_t k = 1; k < pts.size(); ++k) {
-                cons += fmt(proof::gap_slope(pts[k - 1].first, pts[k - 1].second, pts[k].first, pts[k].second), 4) + " ";
+                const auto s = slope(pts[k - 1], pts[k]);
+                cons += (s ? fmt(*s, 4) : std::string("-")) + " ";
             }
-            const IntervalD e2e = proof::gap_slope(pts.front().first, pts.front().second, pts.back().first, pts.back().second);
+            const auto e2e_slope = slope(pts.front(), pts.back());
+            if (!e2e_slope) continue;
+            const IntervalD e2e = *e2e_slope;
             if (!have_slope) {
                 smin = smax = e2e;
                 have_slope = true;
