@@ -63,8 +63,7 @@ void run(cert::Context& ctx) {
     const int threads = in.has("threads") ? static_cast<int>(in.integer("threads")) : 2;
     std::vector<std::string> fractions;  // n_-/n values (the sweep of item 6 of issue 17)
     if (in.has("negative_fractions")) fractions = in.number_strings("negative_fractions");
-    proof::GdOptions opt;
-    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
+    const proof::GdOptions opt = gd_options(in);
 
     std::vector<Item> items;
     std::vector<std::string> skipped;
