@@ -8,7 +8,6 @@
 // frequency over seeds gets a Clopper-Pearson interval labelled statistical (docs/rh.md#sweeps).
 #include "common.hpp"
 #include "sweep_record.hpp"
-#include "sweep_stats.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -222,7 +221,7 @@ void run(cert::Context& ctx) {
                                 "95% Clopper-Pearson interval of the frequency (plain double)",
                                 {"n", "d", "n_-/n", "certified / seeds", "Clopper-Pearson 95%"});
     for (const auto& [key, kn] : freq) {
-        const auto [lo, hi] = clopper_pearson_nonrigorous(kn.first, kn.second);
+        const auto [lo, hi] = cert::clopper_pearson_nonrigorous(kn.first, kn.second);
         ft.add_row({std::to_string(std::get<0>(key)), std::to_string(std::get<1>(key)),
                     std::get<2>(key) >= 0 ? fractions[std::get<2>(key)] : "case targets",
                     std::to_string(kn.first) + " / " + std::to_string(kn.second),
