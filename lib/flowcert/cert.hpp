@@ -17,4 +17,5 @@
 #include "cert/glance.hpp"
 #include "cert/progress.hpp"
 #include "cert/verifier_main.hpp"
+#include "cert/statistics.hpp"
 #undef FLOWCERT_CERT_INTERNAL

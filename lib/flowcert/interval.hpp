@@ -1,6 +1,6 @@
 // flowcert/interval.hpp -- the interval layer: IntervalD (double bounds) and IntervalMp
 // (MPFR bounds, run-time precision), exact decimal input, outward decimal output, and the
-// rounding self-test. See docs/arithmetic.md.
+// rounding self-test, the certified log-log slope. See docs/arithmetic.md.
 #pragma once
 
 #if defined(__FAST_MATH__)
@@ -13,5 +13,6 @@
 #include "interval/decimal.hpp"
 #include "interval/self_test.hpp"
 #include "interval/traits.hpp"
+#include "interval/loglog_slope.hpp"
 #include "interval/proof_status.hpp"
 #undef FLOWCERT_INTERVAL_INTERNAL

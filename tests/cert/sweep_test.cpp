@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 using namespace flowcert;
 using namespace flowcert::cert;
@@ -45,6 +46,18 @@ SweepPart part_with(std::size_t count, std::vector<std::size_t> indices) {
 SweepPart through_text(const SweepPart& p) { return sweep_part_from_json(json::parse(to_json(p).dump(1))); }
 
 }  // namespace
+
+TEST_CASE("a ProofResult record makes the round trip, and an unknown status is refused", "[sweep]") {
+    for (const ProofResult& r : std::vector<ProofResult>{ProofResult::proven("p"), ProofResult::not_proven("why: \"quoted\""), ProofResult::disproven("w")}) {
+        const json j = json::parse(exact_json(r).dump());
+        CHECK(j.at("status") == std::string(to_string(r.status)));
+        const ProofResult back = proof_result_from_json(j);
+        CHECK(back.status == r.status);
+        CHECK(back.reason == r.reason);
+    }
+    CHECK_THROWS_AS(proof_result_from_json(json{{"status", "maybe"}, {"reason", ""}}), std::invalid_argument);
+    CHECK_THROWS(proof_result_from_json(json{{"status", "proven"}}));
+}
 
 TEST_CASE("exact_string gives back every bit of a double, including values with no short decimal form", "[sweep]") {
     std::mt19937_64 rng(20261201);

@@ -170,10 +170,11 @@ void run(cert::Context& ctx) {
     // Evidence: certified log-log slopes between consecutive lambdas against the rate eps |D| / D_max of (ii)
     auto& st = R.table("log-log slopes of the gap", {"lambda_i", "lambda_i+1", "certified slope", "rate eps |D|_min / D_max"});
     for (std::size_t i = 0; i + 1 < gaps.size(); ++i) {
-        if (!certainly_positive(gaps[i]) || !certainly_positive(gaps[i + 1])) continue;
         const std::string& l1 = lambdas[with_gap[i]];
         const std::string& l2 = lambdas[with_gap[i + 1]];
-        const IntervalD slope = (log(gaps[i]) - log(gaps[i + 1])) / (log(IntervalD::from_decimal(l1)) - log(IntervalD::from_decimal(l2)));
+        const auto s = flowcert::loglog_slope(gaps[i], gaps[i + 1], IntervalD::from_decimal(l1), IntervalD::from_decimal(l2));
+        if (!s) continue;  // a gap not certainly positive: no bounded slope
+        const IntervalD& slope = *s;
         const IntervalD rate = eps * min(minD[i], minD[i + 1]) / Dmax;
         R.evidence("(ii) slope of the gap between lambda = " + l1 + " and " + l2 + " >= eps |D| / D_max", "[BF2025, Thm 1 (ii)]")
             .statement("a finite-lambda slope of the O(lambda^{eps |D| / D_max}) rate (evidence, not the asymptotic claim)")

@@ -312,15 +312,15 @@ void run(cert::Context& ctx) {
         .statement("for the exhibited shift s_delta and constant C~: sup_|t|<=T~ ||psi(t + s_delta, delta w0) - p(t)|| "
                    "<= C~ delta^kappa for every delta of the sweep")
         .implied_by(premises);
-    // Certified log-log slopes between consecutive deltas (pairs by index; a pair with a missing distance is skipped):
+    // Certified log-log slopes between consecutive deltas (pairs by index; a pair with a missing or non-positive distance
+    // is skipped):
     // evidence beside the asymptotic rate, never a conclusion (a finite slope below kappa refutes nothing).
     cert::Table& slt = rep.table("certified log-log slopes of the Theorem 10 distance", {"deltas", "slope enclosure", "kappa"});
     for (std::size_t i = 0; i + 1 < deltas.size(); ++i) {
         if (!dist[i] || !dist[i + 1]) continue;
-        const IntervalD Ea = *dist[i], Eb = *dist[i + 1];
-        const IntervalD ld = log(IntervalD::from_decimal(deltas[i]) / IntervalD::from_decimal(deltas[i + 1]));
-        const IntervalD slope = IntervalD::bounds(lower(log(IntervalD::exact(lower(Ea)) / IntervalD::exact(upper(Eb))) / ld),
-                                                  upper(log(IntervalD::exact(upper(Ea)) / IntervalD::exact(lower(Eb))) / ld));
+        const auto s = loglog_slope(*dist[i], *dist[i + 1], IntervalD::from_decimal(deltas[i]), IntervalD::from_decimal(deltas[i + 1]));
+        if (!s) continue;  // a distance not certainly positive: no bounded slope
+        const IntervalD& slope = *s;
         rep.evidence("slope >= Delta/(Delta + 2L^2 N*), deltas " + deltas[i] + " -> " + deltas[i + 1], "[KH2025, Thm 10, eq. (8)]")
             .le({"kappa = Delta_max/(Delta_max + 2L^2 N*)", kappa}, {"certified slope", slope});
         slt.add_row({deltas[i] + " -> " + deltas[i + 1], to_string(slope, 6), to_string(kappa, 6)});

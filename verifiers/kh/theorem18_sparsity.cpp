@@ -632,8 +632,7 @@ void run(cert::Context& ctx) {
     auto ge = [](const I& s, const I& e) { return certainly_less_equal(e, s) ? "above" : (certainly_less(s, e) ? "below" : "?"); };
     for (std::size_t i = 0; i + 1 < dl.size(); ++i) {
         auto sl = [&](const std::vector<I>& q) {
-            return certainly_positive(q[i]) && certainly_positive(q[i + 1]) ? proofs::kh::loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1])
-                                                                             : I::bounds(-1e300, 1e300);
+            return loglog_slope(q[i], q[i + 1], dl[i], dl[i + 1]).value_or(I::bounds(-1e300, 1e300));
         };
         const I s1 = sl(q_norm), s2 = sl(q_ratio), s3 = sl(q_sup);
         st.add_row({dl_s[i], dl_s[i + 1], to_string(s1, 5), ge(s1, kappa), to_string(s2, 5), ge(s2, kappa_ratio), to_string(s3, 5),

@@ -444,8 +444,10 @@ void run_typed(cert::Context& ctx) {
     // "for all sufficiently small delta"; a finite slope below kappa refutes nothing).
     std::vector<I> slopes;
     for (std::size_t i = 0; i + 1 < deltas.size(); ++i) {
-        if (!have[i] || !have[i + 1] || !certainly_positive(E[i]) || !certainly_positive(E[i + 1])) continue;
-        const I slope = (log(E[i]) - log(E[i + 1])) / (log(dec(deltas[i])) - log(dec(deltas[i + 1])));
+        if (!have[i] || !have[i + 1]) continue;
+        const auto s = loglog_slope(E[i], E[i + 1], dec(deltas[i]), dec(deltas[i + 1]));
+        if (!s) continue;  // E not certainly positive: no bounded slope
+        const I slope = *s;
         slopes.push_back(slope);
         sl.add_row({deltas[i + 1], deltas[i], to_string(slope, 8), to_string(kappa, 8), to_string(rate, 8)});
         rep.evidence("slope >= Delta/(Delta+8N*) on [" + deltas[i + 1] + ", " + deltas[i] + "]", "[KH2025, Thm 4, eq. (6)]")

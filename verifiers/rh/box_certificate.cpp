@@ -166,8 +166,7 @@ void run(cert::Context& ctx) {
     const proof::BoxSpec b = box_spec(in);
     const proof::SpectrumFamily fam = family(in);
     const long long d0 = static_cast<long long>(lower(in.interval_d("d0")));  // an exact integer (validate)
-    proof::GdOptions opt;
-    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
+    const proof::GdOptions opt = gd_options(in);
     reconstruction_notes(ctx.report, 1, true);
     ctx.report.claim.proven_statement =
         "For n = " + std::to_string(b.n) + " (" + b.labels + " labels), eta = " + b.h + " / tau, span init c = " + b.c +

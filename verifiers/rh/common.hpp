@@ -9,6 +9,7 @@
 #include <flowcert/proofs/rh.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -194,6 +195,23 @@ inline void record_precision(cert::Context& ctx) {
                     "other than 53 bits is not used");
 }
 
+// GD options of a case: its `max_steps`, if given (every rh verifier).
+inline proof::GdOptions gd_options(const cert::Case& in) {
+    proof::GdOptions opt;
+    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
+    return opt;
+}
+
+// The start of a single-instance verifier (rh/gap, rh/gap_m2, rh/pattern_and_limit): the precision recorded, the
+// instance read from the case's n and d (under --export-instance: written, and the run ends), the data seed recorded.
+inline rh::InstanceSpec start_instance(cert::Context& ctx) {
+    record_precision(ctx);
+    const rh::InstanceSpec spec = instance_spec(ctx.input, ctx.input.integer("n"), ctx.input.integer("d"));
+    export_instance(ctx, spec);  // --export-instance
+    ctx.report.set_seed("data", std::to_string(spec.seed));
+    return spec;
+}
+
 // The hypotheses of the (reconstructed) theorem on one instance: the high-dimensional regime
 // (near-orthogonality), the step size and an initialization that activates every sample.
 inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const std::string& eps_max,
@@ -298,6 +316,29 @@ inline void add_band_keys(std::vector<cert::KeySpec>& schema) {
     schema.push_back({.name = "ratio_upper", .type = cert::KeyType::number,
                       .description = "C2: claimed upper bound of ||w(inf)-w*|| / sqrt(n_-/d)",
                       .constraint = cert::Constraint::positive});
+}
+
+// The VerifierSpec of a single-instance gap verifier (rh/gap for m, rh/gap_m2): the instance keys with n and d and
+// the band keys, the band statement, 53-bit arithmetic; `validate` checks the instance and then calls `extra`.
+inline cert::VerifierSpec gap_verifier_spec(std::string name, std::string summary, std::string locator,
+                                            std::function<void(const cert::Case&)> extra,
+                                            std::function<void(cert::Context&)> run) {
+    auto schema = instance_keys(true);
+    add_band_keys(schema);
+    return cert::VerifierSpec{
+        .name = std::move(name),
+        .summary = std::move(summary),
+        .claim = {.paper = "LWTM2026", .locator = std::move(locator), .paper_statement = kGapPaperStatement,
+                  .proven_statement = {}},
+        .schema = schema,
+        .default_precision_bits = 53,
+        .validate =
+            [extra = std::move(extra)](const cert::Case& c) {
+                validate_instance(c);
+                extra(c);
+            },
+        .run = std::move(run),
+    };
 }
 
 // The conclusions "ratio lower bound" / "ratio upper bound" for the certified ratio (have), else not proven (why).

@@ -12,12 +12,8 @@ using namespace flowcert::rh_verifiers;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
-    record_precision(ctx);
-    const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
-    export_instance(ctx, spec);  // --export-instance
-    proof::GdOptions opt;
-    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
-    ctx.report.set_seed("data", std::to_string(spec.seed));
+    const rh::InstanceSpec spec = start_instance(ctx);
+    const proof::GdOptions opt = gd_options(in);
     reconstruction_notes(ctx.report, 1, true);
     ctx.report.claim.proven_statement =
         "For this instance (seed " + std::to_string(spec.seed) + ", n = " + std::to_string(spec.n) + ", d = " +
@@ -68,23 +64,14 @@ void run(cert::Context& ctx) {
 
 int main(int argc, char** argv) {
     using namespace flowcert::rh_verifiers;
-    auto schema = instance_keys(true);
-    add_band_keys(schema);
-    cert::VerifierSpec spec{
-        .name = "rh/gap",
-        .summary = "ReLU regression (m = 1): certified w(inf), KKT-certified w*, enclosure of ||w(inf) - w*|| and "
-                   "its ratio to sqrt(n_-/d) (reconstruction of [LWTM2026])",
-        .claim = {.paper = "LWTM2026", .locator = "abstract; reconstruction docs/rh.md#gap",
-                  .paper_statement = kGapPaperStatement,
-                  .proven_statement = {}},
-        .schema = schema,
-        .default_precision_bits = 53,
-        .validate =
-            [](const cert::Case& c) {
-                validate_instance(c);
-                if (c.integer("m") != 1) c.fail("m", "rh/gap is reconstructed for m = 1 only");
-            },
-        .run = run,
-    };
+    const cert::VerifierSpec spec = gap_verifier_spec(
+        "rh/gap",
+        "ReLU regression (m = 1): certified w(inf), KKT-certified w*, enclosure of ||w(inf) - w*|| and "
+        "its ratio to sqrt(n_-/d) (reconstruction of [LWTM2026])",
+        "abstract; reconstruction docs/rh.md#gap",
+        [](const cert::Case& c) {
+            if (c.integer("m") != 1) c.fail("m", "rh/gap is reconstructed for m = 1 only");
+        },
+        run);
     return cert::verifier_main(argc, argv, spec);
 }

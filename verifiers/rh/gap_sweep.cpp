@@ -8,7 +8,6 @@
 // frequency over seeds gets a Clopper-Pearson interval labelled statistical (docs/rh.md#sweeps).
 #include "common.hpp"
 #include "sweep_record.hpp"
-#include "sweep_stats.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -63,8 +62,7 @@ void run(cert::Context& ctx) {
     const int threads = in.has("threads") ? static_cast<int>(in.integer("threads")) : 2;
     std::vector<std::string> fractions;  // n_-/n values (the sweep of item 6 of issue 17)
     if (in.has("negative_fractions")) fractions = in.number_strings("negative_fractions");
-    proof::GdOptions opt;
-    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
+    const proof::GdOptions opt = gd_options(in);
 
     std::vector<Item> items;
     std::vector<std::string> skipped;
@@ -223,7 +221,7 @@ void run(cert::Context& ctx) {
                                 "95% Clopper-Pearson interval of the frequency (plain double)",
                                 {"n", "d", "n_-/n", "certified / seeds", "Clopper-Pearson 95%"});
     for (const auto& [key, kn] : freq) {
-        const auto [lo, hi] = clopper_pearson_nonrigorous(kn.first, kn.second);
+        const auto [lo, hi] = cert::clopper_pearson_nonrigorous(kn.first, kn.second);
         ft.add_row({std::to_string(std::get<0>(key)), std::to_string(std::get<1>(key)),
                     std::get<2>(key) >= 0 ? fractions[std::get<2>(key)] : "case targets",
                     std::to_string(kn.first) + " / " + std::to_string(kn.second),
@@ -318,11 +316,18 @@ void run(cert::Context& ctx) {
                     pts.push_back({items[k].d, o.gap.gap});
             }
             if (pts.size() < 2) continue;
+            // slope of log gap against log d from (d0, gap0) to (d1, gap1); nothing when d0 = d1
+            const auto slope = [](const std::pair<long, IntervalD>& p0, const std::pair<long, IntervalD>& p1) {
+                return loglog_slope(p1.second, p0.second, IntervalD(p1.first), IntervalD(p0.first));
+            };
             std::string cons;
             for (size_t k = 1; k < pts.size(); ++k) {
-                cons += fmt(proof::gap_slope(pts[k - 1].first, pts[k - 1].second, pts[k].first, pts[k].second), 4) + " ";
+                const auto s = slope(pts[k - 1], pts[k]);
+                cons += (s ? fmt(*s, 4) : std::string("-")) + " ";
             }
-            const IntervalD e2e = proof::gap_slope(pts.front().first, pts.front().second, pts.back().first, pts.back().second);
+            const auto e2e_slope = slope(pts.front(), pts.back());
+            if (!e2e_slope) continue;
+            const IntervalD e2e = *e2e_slope;
             if (!have_slope) {
                 smin = smax = e2e;
                 have_slope = true;

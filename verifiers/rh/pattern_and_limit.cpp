@@ -13,14 +13,10 @@ using namespace flowcert::rh_verifiers;
 
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
-    record_precision(ctx);
-    const rh::InstanceSpec spec = instance_spec(in, in.integer("n"), in.integer("d"));
-    export_instance(ctx, spec);  // --export-instance
+    const rh::InstanceSpec spec = start_instance(ctx);
     const rh::Instance inst = rh::make_instance(spec);
-    proof::GdOptions opt;
-    if (in.has("max_steps")) opt.max_steps = static_cast<int>(in.integer("max_steps"));
+    proof::GdOptions opt = gd_options(in);
     opt.record_trace = true;
-    ctx.report.set_seed("data", std::to_string(spec.seed));
     reconstruction_notes(ctx.report, inst.m, false);
     ctx.report.claim.proven_statement =
         "For this instance (seed " + std::to_string(spec.seed) + ", n = " + std::to_string(inst.n) + ", d = " +

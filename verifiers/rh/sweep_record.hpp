@@ -7,32 +7,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
 #include <string>
 
 namespace flowcert::rh_verifiers {
 
-inline nlohmann::json result_json(const flowcert::ProofResult& r) {
-    return {{"status", std::string(flowcert::to_string(r.status))}, {"reason", r.reason}};
-}
-inline flowcert::ProofResult result_from(const nlohmann::json& j) {
-    const auto st = cert::parse_check_status(j.at("status").get<std::string>());
-    if (!st) throw std::invalid_argument("bad status in a sweep record");
-    return {*st, j.at("reason").get<std::string>()};
-}
-
-// A sweep point's record: what the report uses of a GapOutcome, intervals and doubles exact.
+// A sweep point's record: what the report uses of a GapOutcome, intervals, doubles and proof results exact
+// (the encodings of flowcert/cert/sweep.hpp).
 inline nlohmann::json to_record(const GapOutcome& o) {
     return {{"error", o.error},
             {"init_min", cert::exact_json(o.init_min)},
-            {"signs", result_json(o.pattern.signs)},
+            {"signs", cert::exact_json(o.pattern.signs)},
             {"rho_known", o.pattern.rho_known}, {"rho", cert::exact_json(o.pattern.rho)},
             {"margin_known", o.pattern.margin_known}, {"margin", cert::exact_json(o.pattern.margin)},
-            {"tail", result_json(o.pattern.tail)},
-            {"global_min", result_json(o.global_min)},
+            {"tail", cert::exact_json(o.pattern.tail)},
+            {"global_min", cert::exact_json(o.global_min)},
             {"K", o.pattern.K},
-            {"wstar", result_json(o.wstar.kkt)},
-            {"gap_status", result_json(o.gap.status)},
+            {"wstar", cert::exact_json(o.wstar.kkt)},
+            {"gap_status", cert::exact_json(o.gap.status)},
             {"gap", cert::exact_json(o.gap.gap)}, {"ratio_n_minus", cert::exact_json(o.gap.ratio_n_minus)},
             {"ratio_n", cert::exact_json(o.gap.ratio_n)},
             {"ratio_n_minus_trace", cert::exact_json(o.gap.ratio_n_minus_trace)},
@@ -47,16 +38,16 @@ inline GapOutcome from_record(const nlohmann::json& r) {
     GapOutcome o;
     o.error = r.at("error").get<std::string>();
     o.init_min = iv("init_min");
-    o.pattern.signs = result_from(r.at("signs"));
+    o.pattern.signs = cert::proof_result_from_json(r.at("signs"));
     o.pattern.rho_known = r.at("rho_known").get<bool>();
     o.pattern.rho = iv("rho");
     o.pattern.margin_known = r.at("margin_known").get<bool>();
     o.pattern.margin = iv("margin");
-    o.pattern.tail = result_from(r.at("tail"));
-    o.global_min = result_from(r.at("global_min"));
+    o.pattern.tail = cert::proof_result_from_json(r.at("tail"));
+    o.global_min = cert::proof_result_from_json(r.at("global_min"));
     o.pattern.K = r.at("K").get<int>();
-    o.wstar.kkt = result_from(r.at("wstar"));
-    o.gap.status = result_from(r.at("gap_status"));
+    o.wstar.kkt = cert::proof_result_from_json(r.at("wstar"));
+    o.gap.status = cert::proof_result_from_json(r.at("gap_status"));
     o.gap.gap = iv("gap");
     o.gap.ratio_n_minus = iv("ratio_n_minus");
     o.gap.ratio_n = iv("ratio_n");

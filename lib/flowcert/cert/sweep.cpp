@@ -50,6 +50,14 @@ double parse_exact_double(const std::string& text) {
 
 json exact_json(const IntervalD& x) { return json::array({exact_string(x.lower()), exact_string(x.upper())}); }
 
+json exact_json(const ProofResult& r) { return {{"status", std::string(to_string(r.status))}, {"reason", r.reason}}; }
+
+ProofResult proof_result_from_json(const json& j) {
+    const auto st = parse_check_status(j.at("status").get<std::string>());
+    if (!st) throw std::invalid_argument("bad status in a sweep record");
+    return {*st, j.at("reason").get<std::string>()};
+}
+
 IntervalD interval_d_from_json(const json& j) {
     if (!j.is_array() || j.size() != 2 || !j[0].is_string() || !j[1].is_string())
         throw std::invalid_argument("an interval record must be [\"lo\", \"hi\"], got " + j.dump().substr(0, 80));

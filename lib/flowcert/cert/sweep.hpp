@@ -58,6 +58,10 @@ IntervalD interval_d_from_json(const nlohmann::json& j);
 // std::invalid_argument on a malformed, inexact or non-canonical value, or lo > hi).
 nlohmann::json exact_json(const IntervalMp& x);
 IntervalMp interval_mp_from_json(const nlohmann::json& j);
+// A ProofResult as {"status": "proven" (to_string of the status), "reason": "..."}, and back (throws
+// std::invalid_argument on an unknown status, nlohmann::json's exception on a missing field).
+nlohmann::json exact_json(const ProofResult& r);
+ProofResult proof_result_from_json(const nlohmann::json& j);
 
 // ---- options of Context::sweep ----------------------------------------------------------------
 struct SweepOptions {

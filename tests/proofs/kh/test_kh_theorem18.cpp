@@ -134,11 +134,3 @@ TEST_CASE("a set is a union of Lemma 16 units only if it contains whole rows wit
     CHECK_FALSE(pk::is_union_of_units(units, {0, 1, 6, 7}));
     CHECK_FALSE(pk::is_union_of_units(units, {}));
 }
-
-TEST_CASE("the log-log slope encloses the exponent of a power law", "[kh18]") {
-    // q = 3 delta^0.25 exactly at delta = 1/16 and 1/256: q = 3/2 and 3/4, slope 0.25
-    const IntervalD s = pk::loglog_slope(IntervalD::exact(1.5), IntervalD::exact(0.75), IntervalD::exact(1.0 / 16),
-                                           IntervalD::exact(1.0 / 256));
-    CHECK(contains(s, 0.25));
-    CHECK(width(s) < 1e-14);
-}

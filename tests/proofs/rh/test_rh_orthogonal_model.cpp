@@ -4,7 +4,6 @@
 
 #include <flowcert/proofs/rh.hpp>
 
-#include "../../../verifiers/rh/sweep_stats.hpp"
 
 #include <cmath>
 
@@ -55,17 +54,4 @@ TEST_CASE("orthogonal model: certified gap ratios approach it as d grows (fixed 
         CHECK(diff < prev);
         prev = diff;
     }
-}
-
-TEST_CASE("Clopper-Pearson interval (statistical helper of the sweeps) against closed forms", "[rh]") {
-    using flowcert::rh_verifiers::clopper_pearson_nonrigorous;
-    auto [lo, hi] = clopper_pearson_nonrigorous(4, 4);
-    CHECK(std::abs(lo - std::pow(0.025, 0.25)) < 1e-9);  // k = N: lower = (alpha/2)^(1/N)
-    CHECK(hi == 1.0);
-    std::tie(lo, hi) = clopper_pearson_nonrigorous(0, 10);
-    CHECK(lo == 0.0);
-    CHECK(std::abs(hi - (1 - std::pow(0.025, 0.1))) < 1e-9);  // k = 0: upper = 1 - (alpha/2)^(1/N)
-    std::tie(lo, hi) = clopper_pearson_nonrigorous(5, 10);  // tabulated: [0.187086, 0.812914]
-    CHECK(std::abs(lo - 0.187086) < 1e-5);
-    CHECK(std::abs(hi - 0.812914) < 1e-5);
 }

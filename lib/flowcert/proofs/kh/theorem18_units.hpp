@@ -19,7 +19,6 @@
 //  * lemma16_units: the (row, column) units W_l[j,:] U W_{l+1}[:,j] of [KH2025, Lemma 16] (one hidden
 //    layer: W_1[j,:] U v[j]) and, for diagonal nets (not of the form (9)), the coordinate blocks
 //    {u^(1)_k, ..., u^(D)_k}; and whether a set of parameter indices is a union of such units.
-//  * loglog_slope: the certified log-log slope between two points of a sweep.
 #pragma once
 
 #include <flowcert/interval.hpp>
@@ -204,12 +203,6 @@ inline taylor::VectorField restrict_field(const taylor::VectorField& f, const st
         if (!in_z[static_cast<std::size_t>(j)]) rhs.push_back(map[static_cast<std::size_t>(f.outputs()[static_cast<std::size_t>(j)])]);
     g.set_rhs(rhs);
     return g;
-}
-
-// Certified slope (ln q_a - ln q_b) / (ln d_a - ln d_b) for enclosures q_a, q_b > 0 and exact d_a != d_b.
-template <Interval I>
-I loglog_slope(const I& q_a, const I& q_b, const I& d_a, const I& d_b) {
-    return (log(q_a) - log(q_b)) / (log(d_a) - log(d_b));
 }
 
 }  // namespace flowcert::proofs::kh

@@ -70,8 +70,4 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
     return gap_from_square(inst, q, "||w(inf) - w*||^2 = sum over w+, w- of ||u_p||^2 + 2 (Xu_p)^T delta_p + delta_p^T G delta_p");
 }
 
-IntervalD gap_slope(long d0, const IntervalD& gap0, long d1, const IntervalD& gap1) {
-    return log(gap1 / gap0) / log(IntervalD(d1) / IntervalD(d0));
-}
-
 }  // namespace flowcert::proofs::rh

@@ -20,8 +20,7 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
 // m = 2 [docs/rh.md#w-star-m2]: ||w(inf) - w*||^2 = sum_p ||u_p + X^T (a_p(inf) - alpha_p*)||^2 over both neurons.
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarM2Result& wstar);
 
-// The slope of log gap against log d between two certified gaps (> 0) of one data seed at d0 < d1:
-// log(gap1 / gap0) / log(d1 / d0) (an enclosure; evidence for the d^-1/2 scaling of docs/rh.md#scaling).
-IntervalD gap_slope(long d0, const IntervalD& gap0, long d1, const IntervalD& gap1);
+// The slope of log gap against log d between two gaps of one data seed (evidence for the d^-1/2 scaling of
+// docs/rh.md#scaling) is flowcert::loglog_slope(gap1, gap0, IntervalD(d1), IntervalD(d0)) (flowcert/interval.hpp).
 
 }  // namespace flowcert::proofs::rh

@@ -1,15 +1,11 @@
-// verifiers/rh/sweep_stats.hpp -- statistical (NOT rigorous) summaries of an rh sweep over seeds: the
-// Clopper-Pearson interval of a frequency k / N (docs/rh.md#sweeps). A frequency over seeds is evidence about
-// the data distribution, never a certificate; the interval is computed in plain double by bisection.
-#pragma once
+// flowcert/cert/statistics.cpp -- see statistics.hpp (moved unchanged from verifiers/rh/sweep_stats.hpp).
+#include <flowcert/cert.hpp>
 
 #include <cmath>
-#include <utility>
 
-namespace flowcert::rh_verifiers {
+namespace flowcert::cert {
 
-// P(X <= k) for X ~ Binomial(N, p), plain double (non-rigorous).
-inline double binomial_cdf_nonrigorous(int k, int N, double p) {
+double binomial_cdf_nonrigorous(int k, int N, double p) {
     if (k < 0) return 0;
     if (k >= N) return 1;
     double s = 0;
@@ -19,9 +15,7 @@ inline double binomial_cdf_nonrigorous(int k, int N, double p) {
     return s;
 }
 
-// The two-sided Clopper-Pearson interval of level 1 - alpha for k successes in N trials (non-rigorous double):
-// lower solves P(X >= k | p) = alpha/2, upper solves P(X <= k | p) = alpha/2.
-inline std::pair<double, double> clopper_pearson_nonrigorous(int k, int N, double alpha = 0.05) {
+std::pair<double, double> clopper_pearson_nonrigorous(int k, int N, double alpha) {
     auto solve = [](auto f) {  // f increasing in p on (0, 1): the root by bisection
         double lo = 0, hi = 1;
         for (int it = 0; it < 200; ++it) {
@@ -35,4 +29,4 @@ inline std::pair<double, double> clopper_pearson_nonrigorous(int k, int N, doubl
     return {lower, upper};
 }
 
-}  // namespace flowcert::rh_verifiers
+}  // namespace flowcert::cert
