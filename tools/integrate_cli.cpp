@@ -385,6 +385,14 @@ void check_double_range(const Request& q, const taylor::VectorField& f) {
     check("--radius", q.radius);
     check("--time", q.time);
     for (const auto& t : q.output_times) check("--output-times", t);
+    // a time below the double range (0 < |t| < 4.9e-324) would enter as an interval containing 0
+    auto nonzero = [](const std::string& field, const std::string& text) {
+        const IntervalD x = IntervalD::from_decimal(text);
+        if (!certainly_positive(x) && !certainly_negative(x) && exact_compare(text, "0") != 0)
+            throw BadInput(field + ": " + text + " is below the double range (|x| >= 4.9e-324); use --precision 64 or more");
+    };
+    nonzero("--time", q.time);
+    for (const auto& t : q.output_times) nonzero("--output-times", t);
 }
 
 // A domain error whose operand does not depend on the state (x/0, log(0)*x, sqrt(-1)+x) makes

@@ -8,6 +8,8 @@
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
 #   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
 #   cli_test.sh fifo FLOWCERT VERIFIER                 a FIFO as case file or certificate: exit 3, no hang
+#   cli_test.sh integrate-ends FLOWCERT                times and constants at and beyond the double range end
+#                                                      in exit 3 or a prompt INCONCLUSIVE (timeout 60 each)
 set -uo pipefail
 mode=$1; shift
 tmp=$(mktemp -d)
@@ -130,6 +132,29 @@ fifo)
     [ "$rc" -eq 3 ] || fail "check FIFO: exit $rc, expected 3"
     timeout 20 "$flowcert" integrate "$tmp/case.toml" > /dev/null 2> "$tmp/e3"; rc=$?; head -1 "$tmp/e3"
     [ "$rc" -eq 3 ] || fail "integrate FIFO: exit $rc, expected 3" ;;
+integrate-ends)
+    # issue 19: no run goes on without end. Each run has `timeout 60`; 124 is a hang.
+    flowcert=$1
+    ends() {  # expected-exit pattern-on-stdout+stderr args...
+        local want=$1 pattern=$2 rc; shift 2
+        SECONDS=0
+        timeout 60 "$flowcert" integrate "$@" > "$tmp/o" 2>&1; rc=$?
+        echo "exit $rc after ${SECONDS} s: $*"; head -3 "$tmp/o"
+        [ "$rc" -eq "$want" ] || fail "exit $rc, expected $want: $*"
+        grep -q -- "$pattern" "$tmp/o" || fail "no '$pattern' in the output of: $*"
+    }
+    # MPFR times beyond DBL_MAX: the remaining time's upper bound is +inf; a failed last step
+    # halved +inf for ever (no budget was checked between rejections)
+    ends 2 "wall-time budget (2 s)" --formula 'var:x; fun:-x;' --init 1 --time 1e309 --precision 64 --max-seconds 2
+    ends 2 "wall-time budget (2 s)" --formula 'var:x; fun:-x;' --init 1 --time 1e400 --precision 64 --max-seconds 2
+    # a field beyond the double range at 64 bits: the predicted step was 0, and steps of size 0
+    # were accepted until the step budget, at t = 0
+    ends 2 "below the minimum" --formula 'var:x; fun:x+1e400;' --init 1 --time 1 --precision 64 --max-steps 100000
+    ends 2 "below the minimum" --formula 'var:x; fun:1e309*x;' --init 1 --time 1e-300 --precision 64 --max-steps 100000
+    # below the double range at 53 bits: bad input naming the option
+    ends 3 "^flowcert integrate: --time: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1e-400
+    ends 3 "^flowcert integrate: --output-times: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1 --output-times 1e-400
+    ends 0 "status: ok" --formula 'var:x; fun:-x;' --init 1 --time 1e-400 --precision 64 ;;
 *) fail "unknown mode $mode" ;;
 esac
 echo PASS

@@ -120,6 +120,9 @@ public:
                 continue;
             }
             double h = std::min(safety_ * estimate_step(), opt_.max_step);
+            // a prediction of 0 (Taylor coefficients beyond the double range, e.g. x' = x + 1e400 at
+            // more than 53 bits) would take steps of size 0 until the budget: try the minimum step
+            if (!(h > 0)) h = opt_.min_step;
             // right after hull steps the set is still close to the kink: a smooth step of a few
             // hull steps' length is tried first, not a full-length one halved down to it
             if (in_stretch_) h = std::min(h, 16 * next_hull_h_);
@@ -143,7 +146,7 @@ public:
                 first_try = false;
                 // a remainder too wide by a factor q needs h shorter by about q^(1/(p+1)) (it scales
                 // as h^(p+1)); the next predictions are shortened as well
-                h = (last ? upper(remaining) : h) * o.shrink;
+                h = finite_step(last ? upper(remaining) : h) * o.shrink;
                 if (o.status == Status::remainder_too_wide) safety_ = std::max(0.05, safety_ * o.shrink);
                 if (o.status == Status::relu_kink && !opt_.c1 && h < hull_h(X)) {
                     // the step cannot end before the kink at any size worth taking: through it
@@ -154,6 +157,8 @@ public:
                     o.reason += " (step size reduced below the minimum " + fmt(opt_.min_step) + ")";
                     return fail(o.status, o.reason, X, res);
                 }
+                // the budgets bound the rejections too, not only the accepted steps
+                if (Outcome b = budget(res); !b.ok()) return b;
             }
         }
     }
@@ -183,6 +188,10 @@ private:
                                             " s) was used up at t = " + fmt(mid(t_))};
         return {};
     }
+
+    // A step size to shrink from: the remaining time's upper bound is +inf when it is beyond the
+    // double range (MPFR times above 1.8e308); halving inf would never reach the minimum step.
+    static double finite_step(double h) { return std::isfinite(h) ? h : std::numeric_limits<double>::max(); }
 
     // Keeps the time a point when it is one (IntervalD): h' = fl(t + h) - t is exact when h <= t
     // (Sterbenz), so t + h' is a double; otherwise the time enclosure would gain an ulp per step.
@@ -276,7 +285,7 @@ private:
             const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
             Outcome o = hull_step(hI, X, res);
             if (!o.ok()) {
-                h = (last ? upper(remaining) : h) * 0.5;
+                h = finite_step(last ? upper(remaining) : h) * 0.5;
                 if (h < opt_.min_step)
                     return fail(o.status, o.reason + " (hull step through a kink below the minimum step " +
                                               fmt(opt_.min_step) + ")", X, res);
