@@ -1,6 +1,7 @@
 // tools/integrate_cli.cpp -- `flowcert integrate` (see integrate_cli.hpp).
 #include "integrate_cli.hpp"
 
+#include <flowcert/cert.hpp>  // toml_guard.hpp only (header-only: nothing of cert is linked)
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -164,9 +165,19 @@ std::vector<std::string> case_arguments(const std::string& path) {
     if (!std::filesystem::is_regular_file(path, ec))
         throw BadInput("case file " + path + ": not a regular file (or no such file)");
     if (std::filesystem::file_size(path, ec) > (1u << 20)) throw BadInput("case file " + path + ": larger than 1 MiB");
+    std::string text;
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+    }
+    if (const long l = cert::overdotted_key_line(text))
+        throw BadInput(path + ":" + std::to_string(l) + ": a dotted key with more than " +
+                       std::to_string(cert::max_dotted_key_parts) + " parts (the TOML reader would overflow its stack)");
     toml::table t;
     try {
-        t = toml::parse_file(path);
+        t = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         throw BadInput(path + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " +
                        std::string(e.description()));

@@ -335,6 +335,19 @@ TEST_CASE("the case file takes every option, numbers as strings, and names file:
     auto unknown = integrate_cli({path});
     CHECK(unknown.exit_code == 3);
     CHECK(unknown.err.find(":4: key 'bogus': unknown key") != std::string::npos);
+    // a dotted key of 100,000 parts overflowed the TOML reader's stack (SIGSEGV, issue 19)
+    for (const std::string& open : {"", "["}) {
+        {
+            std::ofstream f(path);
+            f << "formula = \"var:x; fun:-x;\"\ninit = [\"1\"]\n" << open << "a";
+            for (int i = 0; i < 100000; ++i) f << ".a";
+            f << (open.empty() ? " = 1\n" : "]\nb = 1\n");
+        }
+        auto deep = integrate_cli({path});
+        INFO(deep.err.substr(0, 300));
+        CHECK(deep.exit_code == 3);
+        CHECK(deep.err.find(path + ":3: a dotted key with more than 256 parts") != std::string::npos);
+    }
     std::remove(path.c_str());
 }
 
