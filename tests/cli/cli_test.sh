@@ -4,6 +4,7 @@
 #   cli_test.sh generated-case VERIFIER KIND PATTERN  KIND = garbage | huge (a 10 MB file made now)
 #   cli_test.sh check FLOWCERT VERIFIER CASE           genuine accepted; tampered bound / verdict rejected
 #   cli_test.sh throws FLOWCERT THROWING_VERIFIER CASE a check that throws half way: ERROR, never CERTIFIED
+#   cli_test.sh out-of-memory FLOWCERT THROWING_VERIFIER CASE  std::bad_alloc half way: exit 4 naming the file, no report
 #   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier / bad case: exit 3, MISMATCH rows
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
 #   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
@@ -97,6 +98,18 @@ throws)
     grep -q 'CERTIFIED' "$tmp/stdout" && fail "CERTIFIED printed"
     grep -q 'thrown half way' "$cert" || fail "the exception message is not in the report"
     "$flowcert" check --quiet "$cert" || fail "the ERROR certificate is not self-consistent" ;;
+out-of-memory)
+    flowcert=$1 verifier=$2 case_file=$3
+    "$verifier" --case "$case_file" --out "$tmp/out" --quiet > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+    cat "$tmp/stdout" "$tmp/stderr"
+    [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (environment: out of memory)"
+    grep -q "$(basename "$case_file"): out of memory" "$tmp/stderr" || fail "the message does not name the case file and the cause"
+    [ ! -e "$tmp/out" ] || [ -z "$(ls -A "$tmp/out")" ] || fail "a report was written"
+    # flowcert certify shows it as ENVIRONMENT, not as a crash
+    mkdir -p "$tmp/cases" "$tmp/verifiers/test" && cp "$case_file" "$tmp/cases/"
+    ln -s "$verifier" "$tmp/verifiers/test/throwing"
+    "$flowcert" certify --cases "$tmp/cases" --verifiers "$tmp/verifiers" --out "$tmp/r" > "$tmp/o" 2>&1; cat "$tmp/o"
+    grep -q "ENVIRONMENT" "$tmp/o" || fail "certify does not report ENVIRONMENT" ;;
 certify-mismatch)
     flowcert=$1 cases=$2
     "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o" 2> "$tmp/e"; rc=$?; cat "$tmp/o" "$tmp/e"
