@@ -622,7 +622,8 @@ IntegrateCheck check_at(const nlohmann::json& j, const Request& q, const Problem
     // 2. every step from its hints, the sets re-derived from the initial box
     const auto t0 = std::chrono::steady_clock::now();
     const ode::Revalidation<I> v = ode::revalidate(pb.f, pb.params, pb.x0, pb.T, pb.outs, q.options, q.precision,
-                                                   c.records, c.output_records, c.final_record, &c.events, c.has_tube);
+                                                   c.records, c.output_records, c.final_record, &c.events, c.has_tube,
+                                                   &c.output_events);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!v.ok()) {
         out.problems.push_back("re-validation: " + v.reason);

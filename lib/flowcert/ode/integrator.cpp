@@ -103,7 +103,12 @@ public:
 
     // Advances the set to the time `stop` (stop number `stop_index`; not before the current time).
     Outcome advance_to(const I& stop, int stop_index, Result<I>& res) {
+        at_stop_ = false;
         while (true) {
+            // a last step was taken (t = stop): done, even when stop is an interval (stop - t then
+            // contains 0 and is possibly positive; going on took steps of size [-w, w] until the
+            // budget, e.g. hull steps to an output time within rounding of a kink)
+            if (at_stop_) return {};
             const I remaining = stop - t_;
             if (!possibly_positive(remaining)) return {};  // already there (stop == t)
             if (Outcome b = budget(res); !b.ok()) return b;
@@ -116,7 +121,8 @@ public:
             if (Outcome o = k_.coefficients(S_.c, X, true, kink, kink_reason); !o.ok())
                 return fail(o.status, o.reason, X, res);
             if (kink) {
-                if (Outcome o = hull_steps(stop, stop_index, X, res); !o.ok() || !possibly_positive(stop - t_)) return o;
+                if (Outcome o = hull_steps(stop, stop_index, X, res); !o.ok() || at_stop_ || !possibly_positive(stop - t_))
+                    return o;
                 continue;
             }
             double h = std::min(safety_ * estimate_step(), opt_.max_step);
@@ -214,6 +220,7 @@ private:
         res.max_step = std::max(res.max_step, taken);
         ++res.steps;
         t_ = last ? stop : t_ + hI;
+        at_stop_ = last;
         if (!opt_.record_steps) return;
         pending_.from = last_record_;
         pending_.stop = last ? stop_index : -1;
@@ -459,6 +466,7 @@ private:
     std::vector<int> side_;          // per relu: sign of its argument over the last smooth step (0: unknown)
     int side_record_ = -1;           // the record of that smooth step
     bool in_stretch_ = false;
+    bool at_stop_ = false;           // the last accepted step ended at the stop of advance_to
     int stretch_before_ = -1;        // the record of the smooth step before the open stretch
     std::vector<Straddle> straddle_;
     std::vector<SwitchEvent<I>> events_;
@@ -549,9 +557,15 @@ Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>
             if (Outcome o = lohner.advance_to(out, k, res); !o.ok()) return failed(lohner, o);
             res.outputs.push_back(snapshot(lohner, out));
         } else {
+            // the copy's own events (those after the copy) are listed with its snapshot; a
+            // stretch of hull steps it ends in is a contact [they were not listed before]
+            const std::size_t known = lohner.events().size();
             Lohner<I> branch = lohner;
             if (Outcome o = branch.advance_to(out, k, res); !o.ok()) return failed(branch, o);
-            res.outputs.push_back(snapshot(branch, out));
+            branch.finish();
+            Snapshot<I> s = snapshot(branch, out);
+            s.events.assign(branch.events().begin() + static_cast<std::ptrdiff_t>(known), branch.events().end());
+            res.outputs.push_back(std::move(s));
         }
     }
     Outcome o = lohner.advance_to(t_end, static_cast<int>(output_times.size()), res);
