@@ -121,9 +121,9 @@ std::vector<std::string> read_strings(const json& j, const std::string& where) {
 }
 
 // Events in the user's time (t = -s backward), as the JSON result shows them.
-template <Interval I> json events_json(const Run<I>& run) {
+template <Interval I> json events_json(const Run<I>& run, const std::vector<ode::SwitchEvent<I>>& list) {
     json ev = json::array();
-    for (const auto& e : run.result->events) {
+    for (const auto& e : list) {
         const I lo = run.backward ? -e.t1 : e.t0, hi = run.backward ? -e.t0 : e.t1;
         ev.push_back({{"kind", ode::to_string(e.kind)},
                       {"relu", e.relu},
@@ -162,7 +162,9 @@ std::string integrate_certificate(const Run<I>& run, const std::vector<std::stri
     }
     json outputs = json::array(), records = json::array();
     for (std::size_t k = 0; k < res.outputs.size(); ++k) {
-        outputs.push_back({{"time", run.output_times[k]}, {"box", hex_box(res.outputs[k].box)}});
+        outputs.push_back({{"time", run.output_times[k]},
+                           {"box", hex_box(res.outputs[k].box)},
+                           {"events", events_json(run, res.outputs[k].events)}});
         records.push_back(res.outputs[k].record);
     }
     const json j = {
@@ -171,7 +173,7 @@ std::string integrate_certificate(const Run<I>& run, const std::vector<std::stri
         {"arguments", arguments},
         {"variables", run.field->variables()},
         {"claim",
-         {{"time", run.time_text}, {"final", hex_box(res.final_box)}, {"outputs", outputs}, {"events", events_json(run)},
+         {{"time", run.time_text}, {"final", hex_box(res.final_box)}, {"outputs", outputs}, {"events", events_json(run, res.events)},
           {"tube", tube}}},
         {"steps", steps},
         {"output_records", records},
@@ -222,30 +224,39 @@ bool read_integrate_certificate(const json& j, const taylor::VectorField& f, boo
         const json& steps = field(j, "steps", "");
         if (!steps.is_array()) throw Malformed("steps: expected an array");
         const int count = static_cast<int>(steps.size());
-        const json& evs = field(claim, "events", "claim.");
-        if (!evs.is_array()) throw Malformed("claim.events: expected an array");
         const int nodes = static_cast<int>(f.nodes().size());
-        for (std::size_t k = 0; k < evs.size(); ++k) {
-            const json& e = evs[k];
-            const std::string w = "claim.events[" + std::to_string(k) + "].";
-            ode::SwitchEvent<I> ev;
-            ev.kind = is_second(field(e, "kind", w), w + "kind", "crossing", "contact") ? ode::EventKind::contact
-                                                                                         : ode::EventKind::crossing;
-            ev.relu = read_int(field(e, "relu", w), w + "relu", 0, nodes - 1);
-            const json& expr = field(e, "expression", w);
-            if (!expr.is_string()) throw Malformed(w + "expression: expected a string");
-            // the argument the event names: the relu's own argument when the text is its text
-            const int arg = f.nodes()[ev.relu].op == taylor::Op::Relu ? f.nodes()[ev.relu].a : -1;
-            ev.argument = arg >= 0 && f.to_text(arg) == expr.get<std::string>() ? arg : -1;
-            const int dir = read_int(field(e, "direction", w), w + "direction", -1, 1);
-            ev.before = read_int(field(e, "before", w), w + "before", -1, count - 1);
-            ev.after = read_int(field(e, "after", w), w + "after", -1, count - 1);
-            const I t = rd.interval(field(e, "time", w), w + "time");
-            // stored in the user's time; the records are in the integration time s = -t backward
-            ev.t0 = ev.t1 = backward ? -t : t;
-            ev.direction = backward ? -dir : dir;
-            c.events.push_back(std::move(ev));
-        }
+        auto read_events = [&](const json& evs, const std::string& list, std::vector<ode::SwitchEvent<I>>& into) {
+            if (!evs.is_array()) throw Malformed(list + ": expected an array");
+            for (std::size_t k = 0; k < evs.size(); ++k) {
+                const json& e = evs[k];
+                const std::string w = list + "[" + std::to_string(k) + "].";
+                ode::SwitchEvent<I> ev;
+                ev.kind = is_second(field(e, "kind", w), w + "kind", "crossing", "contact") ? ode::EventKind::contact
+                                                                                             : ode::EventKind::crossing;
+                ev.relu = read_int(field(e, "relu", w), w + "relu", 0, nodes - 1);
+                const json& expr = field(e, "expression", w);
+                if (!expr.is_string()) throw Malformed(w + "expression: expected a string");
+                // the argument the event names: the relu's own argument when the text is its text
+                const int arg = f.nodes()[ev.relu].op == taylor::Op::Relu ? f.nodes()[ev.relu].a : -1;
+                ev.argument = arg >= 0 && f.to_text(arg) == expr.get<std::string>() ? arg : -1;
+                const int dir = read_int(field(e, "direction", w), w + "direction", -1, 1);
+                ev.before = read_int(field(e, "before", w), w + "before", -1, count - 1);
+                ev.after = read_int(field(e, "after", w), w + "after", -1, count - 1);
+                const I t = rd.interval(field(e, "time", w), w + "time");
+                // stored in the user's time; the records are in the integration time s = -t backward
+                ev.t0 = ev.t1 = backward ? -t : t;
+                ev.direction = backward ? -dir : dir;
+                into.push_back(std::move(ev));
+            }
+        };
+        read_events(field(claim, "events", "claim."), "claim.events", c.events);
+        // an output's own events (format 2 certificates written before they were listed have
+        // none: an output integrated on a copy of the set then fails the check if its chain
+        // straddles a kink)
+        c.output_events.resize(outs.size());
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            if (outs[k].contains("events"))
+                read_events(outs[k]["events"], "claim.outputs[" + std::to_string(k) + "].events", c.output_events[k]);
         for (int i = 0; i < count; ++i) {
             const json& s = steps[i];
             const std::string w = "steps[" + std::to_string(i) + "].";

@@ -38,6 +38,7 @@ struct IntegrateClaim {
     std::vector<std::string> output_times;
     std::vector<std::vector<I>> outputs;
     std::vector<ode::SwitchEvent<I>> events;  // argument: the relu's argument if "expression" names it, else -1
+    std::vector<std::vector<ode::SwitchEvent<I>>> output_events;  // per output (Snapshot::events)
     std::vector<ode::StepRecord<I>> records;
     std::vector<int> output_records;
     int final_record = -1;

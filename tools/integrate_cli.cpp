@@ -1,6 +1,7 @@
 // tools/integrate_cli.cpp -- `flowcert integrate` (see integrate_cli.hpp).
 #include "integrate_cli.hpp"
 
+#include <flowcert/cert.hpp>  // toml_guard.hpp only (header-only: nothing of cert is linked)
 #include <flowcert/ode.hpp>
 
 #include <nlohmann/json.hpp>
@@ -128,6 +129,8 @@ struct Request {
     bool json = false;
     std::string tube, report, certificate;
     std::string tolerance, min_step, jacobian_order;  // as given (recorded in a certificate)
+    // option ("--time", "--param a") -> "FILE:LINE: key 'time'" when its value is the case file's
+    std::map<std::string, std::string> from_case;
     Options options = budgeted();
     static Options budgeted() {
         Options o;
@@ -159,14 +162,24 @@ double parse_positive_double(const std::string& opt, const std::string& v) {
 
 // ---- the case file: every key is an option; turned into arguments placed before the
 // command line's, so the command line overrides it ----
-std::vector<std::string> case_arguments(const std::string& path) {
+std::vector<std::string> case_arguments(const std::string& path, std::vector<std::string>& origins) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw BadInput("case file " + path + ": not a regular file (or no such file)");
     if (std::filesystem::file_size(path, ec) > (1u << 20)) throw BadInput("case file " + path + ": larger than 1 MiB");
+    std::string text;
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+    }
+    if (const long l = cert::overdotted_key_line(text))
+        throw BadInput(path + ":" + std::to_string(l) + ": a dotted key with more than " +
+                       std::to_string(cert::max_dotted_key_parts) + " parts (the TOML reader would overflow its stack)");
     toml::table t;
     try {
-        t = toml::parse_file(path);
+        t = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         throw BadInput(path + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " +
                        std::string(e.description()));
@@ -198,10 +211,16 @@ std::vector<std::string> case_arguments(const std::string& path) {
             for (auto&& [pk, pv] : *tab) {
                 args.push_back("--param");
                 args.push_back(std::string(pk.str()) + "=" + scalar(pv, "params." + std::string(pk.str())));
+                const std::string o = path + ":" + std::to_string(pv.source().begin.line) + ": key 'params." +
+                                      std::string(pk.str()) + "'";
+                origins.insert(origins.end(), {o, o});
             }
         } else if (key == "json") {
             if (!node.is_boolean()) throw BadInput(where(node, key) + "expected true or false");
-            if (node.value<bool>().value_or(false)) args.push_back("--json");
+            if (node.value<bool>().value_or(false)) {
+                args.push_back("--json");
+                origins.push_back(where(node, key));
+            }
         } else if (std::find(options.begin(), options.end(), key) != options.end()) {
             std::string v;
             if (const auto* arr = node.as_array()) {
@@ -212,6 +231,8 @@ std::vector<std::string> case_arguments(const std::string& path) {
             }
             args.push_back(opt);
             args.push_back(v);
+            const std::string o = path + ":" + std::to_string(node.source().begin.line) + ": key '" + key + "'";
+            origins.insert(origins.end(), {o, o});
         } else {
             std::string names = "params, json";
             for (const auto& o : options) names += ", " + o;
@@ -223,13 +244,13 @@ std::vector<std::string> case_arguments(const std::string& path) {
 
 Request parse_args(const std::vector<std::string>& cli) {
     // the case file (the one argument that is not an option or an option's value) comes first
-    std::vector<std::string> args;
+    std::vector<std::string> args, origins;
     for (std::size_t i = 0; i < cli.size(); ++i) {
         if (cli[i].rfind("--", 0) == 0) {
             if (cli[i].find('=') == std::string::npos && cli[i] != "--json") ++i;  // skip its value
             continue;
         }
-        for (auto& a : case_arguments(cli[i])) args.push_back(std::move(a));
+        for (auto& a : case_arguments(cli[i], origins)) args.push_back(std::move(a));
     }
     const std::size_t from_case = args.size();
     for (std::size_t i = 0; i < cli.size(); ++i) {
@@ -240,79 +261,90 @@ Request parse_args(const std::vector<std::string>& cli) {
     Request q;
     bool have_formula = false, have_init = false, have_time = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string a = args[i], v;
-        bool has_inline = false;
-        if (a.rfind("--", 0) != 0) throw BadInput("unexpected argument '" + a + "'");
-        if (auto eq = a.find('='); eq != std::string::npos) {
-            v = a.substr(eq + 1);
-            a = a.substr(0, eq);
-            has_inline = true;
-        }
-        auto value = [&]() -> std::string {
-            if (has_inline) return v;
-            if (i + 1 >= args.size() || (i + 1 == from_case && i < from_case)) throw BadInput(a + " needs a value");
-            return args[++i];
-        };
-        if (a == "--json") {
-            q.json = true;
-        } else if (a == "--formula") {
-            q.formula = value();
-            have_formula = true;
-        } else if (a == "--param") {
-            const std::string pv = value();
-            const auto eq = pv.find('=');
-            if (eq == std::string::npos || eq == 0) throw BadInput("--param needs NAME=VALUE, got '" + pv + "'");
-            const std::string name = pv.substr(0, eq);
-            Value val = parse_value("--param " + name, pv.substr(eq + 1));
-            bool replaced = false;  // a later value of the same parameter overrides (command line over case)
-            for (auto& [n, old] : q.params)
-                if (n == name) {
-                    old = val;
-                    replaced = true;
-                }
-            if (!replaced) q.params.emplace_back(name, std::move(val));
-        } else if (a == "--init") {
-            q.init.clear();
-            for (const auto& s : split_commas(value())) q.init.push_back(parse_value("--init", s));
-            have_init = true;
-        } else if (a == "--radius") {
-            q.radius = value();
-            if (!is_number(q.radius)) throw BadInput("--radius: not a number: '" + q.radius + "'");
-            if (exact_compare(q.radius, "0") < 0) throw BadInput("--radius must not be negative");
-        } else if (a == "--time") {
-            q.time = value();
-            if (!is_number(q.time)) throw BadInput("--time: not a number: '" + q.time + "'");
-            if (exact_compare(q.time, "0") == 0) throw BadInput("--time must not be 0");
-            have_time = true;
-        } else if (a == "--output-times") {
-            q.output_times = split_commas(value());
-            for (const auto& s : q.output_times)
-                if (!is_number(s)) throw BadInput("--output-times: not a number: '" + s + "'");
-        } else if (a == "--order") {
-            q.order = parse_int(a, value(), 1, 200);
-        } else if (a == "--precision") {
-            q.precision = parse_int(a, value(), 53, 100000);
-        } else if (a == "--tolerance") {
-            q.tolerance = value();
-            q.options.tolerance = parse_positive_double(a, q.tolerance);
-        } else if (a == "--jacobian-order") {
-            q.jacobian_order = value();
-            q.options.jacobian_order = parse_int(a, q.jacobian_order, 1, 200);
-        } else if (a == "--min-step") {
-            q.min_step = value();
-            q.options.min_step = parse_positive_double(a, q.min_step);
-        } else if (a == "--max-steps") {
-            q.options.max_steps = parse_int(a, value(), 1, 2'000'000'000);
-        } else if (a == "--max-seconds") {
-            q.options.max_seconds = parse_positive_double(a, value());
-        } else if (a == "--tube") {
-            q.tube = value();
-        } else if (a == "--report") {
-            q.report = value();
-        } else if (a == "--certificate") {
-            q.certificate = value();
-        } else {
-            throw BadInput("unknown argument '" + args[i] + "'");
+        const std::size_t at = i;  // the option's index (its value may follow)
+        try {
+            std::string a = args[i], v, param;
+            bool has_inline = false;
+            if (a.rfind("--", 0) != 0) throw BadInput("unexpected argument '" + a + "'");
+            if (auto eq = a.find('='); eq != std::string::npos) {
+                v = a.substr(eq + 1);
+                a = a.substr(0, eq);
+                has_inline = true;
+            }
+            auto value = [&]() -> std::string {
+                if (has_inline) return v;
+                if (i + 1 >= args.size() || (i + 1 == from_case && i < from_case)) throw BadInput(a + " needs a value");
+                return args[++i];
+            };
+            if (a == "--json") {
+                q.json = true;
+            } else if (a == "--formula") {
+                q.formula = value();
+                have_formula = true;
+            } else if (a == "--param") {
+                const std::string pv = value();
+                const auto eq = pv.find('=');
+                if (eq == std::string::npos || eq == 0) throw BadInput("--param needs NAME=VALUE, got '" + pv + "'");
+                const std::string name = pv.substr(0, eq);
+                param = name;
+                Value val = parse_value("--param " + name, pv.substr(eq + 1));
+                bool replaced = false;  // a later value of the same parameter overrides (command line over case)
+                for (auto& [n, old] : q.params)
+                    if (n == name) {
+                        old = val;
+                        replaced = true;
+                    }
+                if (!replaced) q.params.emplace_back(name, std::move(val));
+            } else if (a == "--init") {
+                q.init.clear();
+                for (const auto& s : split_commas(value())) q.init.push_back(parse_value("--init", s));
+                have_init = true;
+            } else if (a == "--radius") {
+                q.radius = value();
+                if (!is_number(q.radius)) throw BadInput("--radius: not a number: '" + q.radius + "'");
+                if (exact_compare(q.radius, "0") < 0) throw BadInput("--radius must not be negative");
+            } else if (a == "--time") {
+                q.time = value();
+                if (!is_number(q.time)) throw BadInput("--time: not a number: '" + q.time + "'");
+                if (exact_compare(q.time, "0") == 0) throw BadInput("--time must not be 0");
+                have_time = true;
+            } else if (a == "--output-times") {
+                q.output_times = split_commas(value());
+                for (const auto& s : q.output_times)
+                    if (!is_number(s)) throw BadInput("--output-times: not a number: '" + s + "'");
+            } else if (a == "--order") {
+                q.order = parse_int(a, value(), 1, 200);
+            } else if (a == "--precision") {
+                q.precision = parse_int(a, value(), 53, 100000);
+            } else if (a == "--tolerance") {
+                q.tolerance = value();
+                q.options.tolerance = parse_positive_double(a, q.tolerance);
+            } else if (a == "--jacobian-order") {
+                q.jacobian_order = value();
+                q.options.jacobian_order = parse_int(a, q.jacobian_order, 1, 200);
+            } else if (a == "--min-step") {
+                q.min_step = value();
+                q.options.min_step = parse_positive_double(a, q.min_step);
+            } else if (a == "--max-steps") {
+                q.options.max_steps = parse_int(a, value(), 1, 2'000'000'000);
+            } else if (a == "--max-seconds") {
+                q.options.max_seconds = parse_positive_double(a, value());
+            } else if (a == "--tube") {
+                q.tube = value();
+            } else if (a == "--report") {
+                q.report = value();
+            } else if (a == "--certificate") {
+                q.certificate = value();
+            } else {
+                throw BadInput("unknown argument '" + args[i] + "'");
+            }
+            // where the value now in force came from (a later value, e.g. the command line's, overrides)
+            const std::string key = a == "--param" ? a + " " + param : a;
+            if (at < from_case && at < origins.size()) q.from_case[key] = origins[at];
+            else q.from_case.erase(key);
+        } catch (const BadInput& e) {
+            if (at < from_case && at < origins.size()) throw BadInput(origins[at] + ": " + e.what());
+            throw;
         }
     }
     if (!have_formula) throw BadInput("--formula is required");
@@ -385,6 +417,14 @@ void check_double_range(const Request& q, const taylor::VectorField& f) {
     check("--radius", q.radius);
     check("--time", q.time);
     for (const auto& t : q.output_times) check("--output-times", t);
+    // a time below the double range (0 < |t| < 4.9e-324) would enter as an interval containing 0
+    auto nonzero = [](const std::string& field, const std::string& text) {
+        const IntervalD x = IntervalD::from_decimal(text);
+        if (!certainly_positive(x) && !certainly_negative(x) && exact_compare(text, "0") != 0)
+            throw BadInput(field + ": " + text + " is below the double range (|x| >= 4.9e-324); use --precision 64 or more");
+    };
+    nonzero("--time", q.time);
+    for (const auto& t : q.output_times) nonzero("--output-times", t);
 }
 
 // A domain error whose operand does not depend on the state (x/0, log(0)*x, sqrt(-1)+x) makes
@@ -603,7 +643,8 @@ IntegrateCheck check_at(const nlohmann::json& j, const Request& q, const Problem
     // 2. every step from its hints, the sets re-derived from the initial box
     const auto t0 = std::chrono::steady_clock::now();
     const ode::Revalidation<I> v = ode::revalidate(pb.f, pb.params, pb.x0, pb.T, pb.outs, q.options, q.precision,
-                                                   c.records, c.output_records, c.final_record, &c.events, c.has_tube);
+                                                   c.records, c.output_records, c.final_record, &c.events, c.has_tube,
+                                                   &c.output_events);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!v.ok()) {
         out.problems.push_back("re-validation: " + v.reason);
@@ -682,16 +723,24 @@ CliResult integrate_cli(const std::vector<std::string>& args) {
             r.out = kUsage;
             return r;
         }
+    std::optional<Request> q;
     try {
-        const Request q = parse_args(args);
-        const taylor::ParseResult parsed = taylor::parse_formula(q.formula);
-        if (!parsed.ok()) throw BadInput("--formula: " + parsed.message(q.formula));
-        if (q.precision == 53) return run<IntervalD>(q, *parsed.field);
-        return run<IntervalMp>(q, *parsed.field);
+        q.emplace(parse_args(args));
+        const taylor::ParseResult parsed = taylor::parse_formula(q->formula);
+        if (!parsed.ok()) throw BadInput("--formula: " + parsed.message(q->formula));
+        if (q->precision == 53) return run<IntervalD>(*q, *parsed.field);
+        return run<IntervalMp>(*q, *parsed.field);
     } catch (const BadInput& e) {
+        // a message about an option whose value is the case file's names the file, line and key
+        std::string where;
+        const std::string m = e.what();
+        if (q)
+            for (const auto& [opt, origin] : q->from_case)
+                if (m.rfind(opt, 0) == 0 && m.size() > opt.size() && (m[opt.size()] == ':' || m[opt.size()] == ' '))
+                    where = origin + ": ";
         r.exit_code = 3;
         r.out.clear();
-        r.err = std::string("flowcert integrate: ") + e.what() + "\n(flowcert integrate --help lists the options)\n";
+        r.err = "flowcert integrate: " + where + m + "\n(flowcert integrate --help lists the options)\n";
     } catch (const OutputError& e) {
         r.exit_code = 3;
         r.out.clear();

@@ -114,20 +114,27 @@ template <Interval I> std::string json_result(const Run<I>& run) {
     j["precision"] = run.bits;
     j["final"] = box_json(run, res.final_box);
     j["max_width"] = max_width(run, res.final_box);
+    auto events = [&](const std::vector<ode::SwitchEvent<I>>& list) {
+        nlohmann::json ev = nlohmann::json::array();
+        for (const auto& e : list) {
+            const I a = user_time(run, e.t0), b = user_time(run, e.t1);
+            const I lo = run.backward ? b : a, hi = run.backward ? a : b;
+            ev.push_back({{"kind", ode::to_string(e.kind)},
+                          {"expression", run.field->to_text(e.argument)},
+                          {"direction", run.backward ? -e.direction : e.direction},
+                          {"time", {{"lo", lower_string(lo, d)}, {"hi", upper_string(hi, d)}}}});
+        }
+        return ev;
+    };
     nlohmann::json o = nlohmann::json::array();
+    // an output's events: those of the copy of the set integrated to an output time that may be
+    // the final time (the run's own are in "events")
     for (std::size_t k = 0; k < res.outputs.size(); ++k)
-        o.push_back({{"time", run.output_times[k]}, {"box", box_json(run, res.outputs[k].box)}});
+        o.push_back({{"time", run.output_times[k]},
+                     {"box", box_json(run, res.outputs[k].box)},
+                     {"events", events(res.outputs[k].events)}});
     j["outputs"] = o;
-    nlohmann::json ev = nlohmann::json::array();
-    for (const auto& e : res.events) {
-        const I a = user_time(run, e.t0), b = user_time(run, e.t1);
-        const I lo = run.backward ? b : a, hi = run.backward ? a : b;
-        ev.push_back({{"kind", ode::to_string(e.kind)},
-                      {"expression", run.field->to_text(e.argument)},
-                      {"direction", run.backward ? -e.direction : e.direction},
-                      {"time", {{"lo", lower_string(lo, d)}, {"hi", upper_string(hi, d)}}}});
-    }
-    j["events"] = ev;
+    j["events"] = events(res.events);
     if (!res.ok()) j["offending_set"] = box_json(run, res.offending_set.empty() ? res.final_box : res.offending_set);
     j["wall_seconds"] = run.wall_seconds;
     return j.dump() + "\n";
@@ -142,16 +149,21 @@ template <Interval I> std::string text_result(const Run<I>& run) {
     if (!res.ok()) s << "reason: " << reason_text(run) << "\n";
     s << "time: " << (res.ok() ? run.time_text : to_string(user_time(run, res.time), d)) << "\n";
     s << "steps: " << res.steps << "\n";
-    for (const auto& e : res.events) {
+    auto event_line = [&](const ode::SwitchEvent<I>& e) {
         const I a = user_time(run, e.t0), b = user_time(run, e.t1);
         const int dir = run.backward ? -e.direction : e.direction;  // in the user's time
         s << "event: " << ode::to_string(e.kind) << " of " << run.field->to_text(e.argument) << " = 0"
           << (dir > 0 ? " (upward)" : dir < 0 ? " (downward)" : "") << " for t in ["
           << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "]\n";
-    }
+    };
+    for (const auto& e : res.events) event_line(e);
     for (std::size_t k = 0; k < res.outputs.size(); ++k) {
         s << "at t = " << run.output_times[k] << ":\n";
         for (int i : idx) s << "  " << run.field->variables()[i] << " in " << to_string(res.outputs[k].box[i], d) << "\n";
+        for (const auto& e : res.outputs[k].events) {  // of the copy integrated to this output time
+            s << "  ";
+            event_line(e);
+        }
     }
     s << (res.ok() ? "final:\n" : "last enclosure:\n");
     for (int i : idx) s << "  " << run.field->variables()[i] << " in " << to_string(res.final_box[i], d) << "\n";

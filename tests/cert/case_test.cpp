@@ -140,6 +140,24 @@ TEST_CASE("an oversized case file is rejected before it is parsed", "[cert][case
     std::filesystem::remove(f);
 }
 
+TEST_CASE("keys dotted deeper than the TOML reader can recurse are refused before it parses them", "[cert][case]") {
+    // issue 19 (robustness): [a.a.a....] or a.a.a... = 1 with 100,000 parts overflowed toml++'s stack (SIGSEGV)
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += i ? ".a" : "a";
+    for (const std::string& body : {"[" + deep + "]\nb = 1\n", deep + " = 1\n", "solver = {" + deep + " = 1}\n",
+                                    "[\"" + deep + "\"]\nx = 1\n" + deep + " = 2\n"}) {
+        const std::string e = error_of(head + body);
+        INFO(e.substr(0, 300));
+        CHECK_THAT(e, Catch::Contains("case.toml:") && Catch::Contains("dotted key with more than 256 parts"));
+    }
+    // a quoted key with dots is one part, and the limit leaves every real key alone
+    std::string d200;
+    for (int i = 0; i < 200; ++i) d200 += i ? ".a" : "a";
+    CHECK_THAT(error_of(head + "lambda = \"1\"\nm = 3\n\"" + deep + "\" = 1\n"), Catch::Contains("unknown key"));
+    CHECK_THAT(error_of(head + "lambda = \"1\"\nm = 3\n" + d200 + " = 1\n"), Catch::Contains("unknown key"));
+    CHECK_THAT(error_of(head + "lambda = \"1\"\nm = 3\n# " + deep + "\n"), Catch::Contains("no error"));
+}
+
 TEST_CASE("reading an undeclared key is a verifier bug, not a case error", "[cert][case]") {
     const Case c = Case::parse(head + "lambda = \"1\"\nm = 3\n", "case.toml", schema);
     CHECK_THROWS_AS(c.number_string("mu"), std::logic_error);

@@ -4,10 +4,13 @@
 #   cli_test.sh generated-case VERIFIER KIND PATTERN  KIND = garbage | huge (a 10 MB file made now)
 #   cli_test.sh check FLOWCERT VERIFIER CASE           genuine accepted; tampered bound / verdict rejected
 #   cli_test.sh throws FLOWCERT THROWING_VERIFIER CASE a check that throws half way: ERROR, never CERTIFIED
+#   cli_test.sh out-of-memory FLOWCERT THROWING_VERIFIER CASE  std::bad_alloc half way: exit 4 naming the file, no report
 #   cli_test.sh certify-mismatch FLOWCERT CASES_DIR    wrong expectation / unknown verifier / bad case: exit 3, MISMATCH rows
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
 #   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
 #   cli_test.sh fifo FLOWCERT VERIFIER                 a FIFO as case file or certificate: exit 3, no hang
+#   cli_test.sh integrate-ends FLOWCERT                times and constants at and beyond the double range end
+#                                                      in exit 3 or a prompt INCONCLUSIVE (timeout 60 each)
 set -uo pipefail
 mode=$1; shift
 tmp=$(mktemp -d)
@@ -95,6 +98,18 @@ throws)
     grep -q 'CERTIFIED' "$tmp/stdout" && fail "CERTIFIED printed"
     grep -q 'thrown half way' "$cert" || fail "the exception message is not in the report"
     "$flowcert" check --quiet "$cert" || fail "the ERROR certificate is not self-consistent" ;;
+out-of-memory)
+    flowcert=$1 verifier=$2 case_file=$3
+    "$verifier" --case "$case_file" --out "$tmp/out" --quiet > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+    cat "$tmp/stdout" "$tmp/stderr"
+    [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (environment: out of memory)"
+    grep -q "$(basename "$case_file"): out of memory" "$tmp/stderr" || fail "the message does not name the case file and the cause"
+    [ ! -e "$tmp/out" ] || [ -z "$(ls -A "$tmp/out")" ] || fail "a report was written"
+    # flowcert certify shows it as ENVIRONMENT, not as a crash
+    mkdir -p "$tmp/cases" "$tmp/verifiers/test" && cp "$case_file" "$tmp/cases/"
+    ln -s "$verifier" "$tmp/verifiers/test/throwing"
+    "$flowcert" certify --cases "$tmp/cases" --verifiers "$tmp/verifiers" --out "$tmp/r" > "$tmp/o" 2>&1; cat "$tmp/o"
+    grep -q "ENVIRONMENT" "$tmp/o" || fail "certify does not report ENVIRONMENT" ;;
 certify-mismatch)
     flowcert=$1 cases=$2
     "$flowcert" certify --cases "$cases" --out "$tmp/reports" --jobs 2 > "$tmp/o" 2> "$tmp/e"; rc=$?; cat "$tmp/o" "$tmp/e"
@@ -130,6 +145,29 @@ fifo)
     [ "$rc" -eq 3 ] || fail "check FIFO: exit $rc, expected 3"
     timeout 20 "$flowcert" integrate "$tmp/case.toml" > /dev/null 2> "$tmp/e3"; rc=$?; head -1 "$tmp/e3"
     [ "$rc" -eq 3 ] || fail "integrate FIFO: exit $rc, expected 3" ;;
+integrate-ends)
+    # issue 19: no run goes on without end. Each run has `timeout 60`; 124 is a hang.
+    flowcert=$1
+    ends() {  # expected-exit pattern-on-stdout+stderr args...
+        local want=$1 pattern=$2 rc; shift 2
+        SECONDS=0
+        timeout 60 "$flowcert" integrate "$@" > "$tmp/o" 2>&1; rc=$?
+        echo "exit $rc after ${SECONDS} s: $*"; head -3 "$tmp/o"
+        [ "$rc" -eq "$want" ] || fail "exit $rc, expected $want: $*"
+        grep -q -- "$pattern" "$tmp/o" || fail "no '$pattern' in the output of: $*"
+    }
+    # MPFR times beyond DBL_MAX: the remaining time's upper bound is +inf; a failed last step
+    # halved +inf for ever (no budget was checked between rejections)
+    ends 2 "wall-time budget (2 s)" --formula 'var:x; fun:-x;' --init 1 --time 1e309 --precision 64 --max-seconds 2
+    ends 2 "wall-time budget (2 s)" --formula 'var:x; fun:-x;' --init 1 --time 1e400 --precision 64 --max-seconds 2
+    # a field beyond the double range at 64 bits: the predicted step was 0, and steps of size 0
+    # were accepted until the step budget, at t = 0
+    ends 2 "below the minimum" --formula 'var:x; fun:x+1e400;' --init 1 --time 1 --precision 64 --max-steps 100000
+    ends 2 "below the minimum" --formula 'var:x; fun:1e309*x;' --init 1 --time 1e-300 --precision 64 --max-steps 100000
+    # below the double range at 53 bits: bad input naming the option
+    ends 3 "^flowcert integrate: --time: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1e-400
+    ends 3 "^flowcert integrate: --output-times: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1 --output-times 1e-400
+    ends 0 "status: ok" --formula 'var:x; fun:-x;' --init 1 --time 1e-400 --precision 64 ;;
 *) fail "unknown mode $mode" ;;
 esac
 echo PASS

@@ -64,13 +64,29 @@ TEST_CASE("fuzz: formulas through the parser and flowcert integrate end in a res
     const auto start = Clock::now();
     int runs = 0, parsed = 0;
     // the deep cases of the issue first: nesting and sign chains far beyond any real formula
-    std::vector<std::string> fixed = {"var:x; fun:" + std::string(30000, '(') + "x" + std::string(30000, ')') + ";",
-                                      "var:x; fun:" + std::string(100000, '-') + "x;",
-                                      "var:x; fun:x+1e400;", "var:x; fun:1e309*x;", "var:x; fun:x/0;",
-                                      "var:x; fun:log(0)*x;", "var:x; fun:sqrt(-1)+x;"};
+    // (formula, time, precision, expected exit or -1 for any of 0/2/3)
+    struct Fixed {
+        std::string formula, time, precision;
+        int exit;
+        std::string says = {};  // in the output
+    };
+    const std::vector<Fixed> fixed = {
+        {"var:x; fun:" + std::string(30000, '(') + "x" + std::string(30000, ')') + ";", "0.1", "53", 3},
+        {"var:x; fun:" + std::string(100000, '-') + "x;", "0.1", "53", 0},  // x' = x: an even count of signs
+        {"var:x; fun:x+1e400;", "0.1", "53", 3}, {"var:x; fun:1e309*x;", "0.1", "53", 3},
+        {"var:x; fun:x/0;", "0.1", "53", 3}, {"var:x; fun:log(0)*x;", "0.1", "53", 3},
+        {"var:x; fun:sqrt(-1)+x;", "0.1", "53", 3},
+        {"var:x; fun:-x;", "1e400", "53", 3}, {"var:x; fun:-x;", "1e-400", "53", 3},
+        // at 64 bits these are in range: they must end by the budgets (a hang and steps of size 0 before)
+        {"var:x; fun:x+1e400;", "0.1", "64", 2, "below the minimum"},
+        {"var:x; fun:1e309*x;", "1e-300", "64", 2, "below the minimum"},
+        {"var:x; fun:-x;", "1e309", "64", 2}, {"var:x; fun:-x;", "1e400", "64", 2},
+    };
+    // times and precisions of the random formulas: mostly short, some at and beyond the double range
+    const std::vector<std::string> times = {"0.1", "0.1", "0.1", "0.1", "-0.1", "1e300", "1e309", "1e-300", "1e-400"};
     for (std::size_t i = 0; runs < 4000; ++i) {
         if (std::chrono::duration<double>(Clock::now() - start).count() > budget_seconds && i >= fixed.size()) break;
-        std::string formula = i < fixed.size() ? fixed[i]
+        std::string formula = i < fixed.size() ? fixed[i].formula
                                                : "var:x,y; par:a; fun:" + fz.expr(5) + "," + fz.expr(4) + ";";
         if (i >= fixed.size() && fz.below(2)) formula = fz.mutate(formula);
         const auto p = flowcert::taylor::parse_formula(formula);
@@ -78,14 +94,23 @@ TEST_CASE("fuzz: formulas through the parser and flowcert integrate end in a res
         ++runs;
         if (!p.ok() && fz.below(4) != 0 && i >= fixed.size()) continue;  // most parse errors need no run
         const bool one = formula.find("var:x;") == 0;
-        std::vector<std::string> args = {"--formula", formula, "--init", one ? "0.5" : "0.5,0.25", "--time", "0.1",
-                                         "--max-steps", "200", "--max-seconds", "0.05"};
+        const std::string time = i < fixed.size() ? fixed[i].time : fz.pick(times);
+        const std::string bits = i < fixed.size() ? fixed[i].precision : fz.below(6) == 0 ? "64" : "53";
+        std::vector<std::string> args = {"--formula", formula, "--init", one ? "0.5" : "0.5,0.25", "--time", time,
+                                         "--precision", bits, "--max-steps", "200", "--max-seconds", "0.05"};
         if (!one) args.insert(args.end(), {"--param", "a=1"});
+        const auto t0 = Clock::now();
         const auto r = flowcert::tools::integrate_cli(args);
-        INFO("formula: " << formula.substr(0, 200) << "\nexit " << r.exit_code << "\n" << r.err.substr(0, 400));
+        const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+        INFO("formula: " << formula.substr(0, 200) << " --time " << time << " --precision " << bits << "\nexit "
+                         << r.exit_code << " after " << took << " s\n" << r.err.substr(0, 400) << r.out.substr(0, 300));
         REQUIRE((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 3));
-        if (i < fixed.size() && i >= 2) CHECK(r.exit_code == 3);  // beyond double range or undefined: bad input
+        if (i < fixed.size()) {
+            CHECK(r.exit_code == fixed[i].exit);
+            CHECK(r.out.find(fixed[i].says) != std::string::npos);
+        }
         if (r.exit_code == 3) CHECK(!r.err.empty());
+        CHECK(took < 5);  // --max-seconds 0.05: a run ends soon after its budget
     }
     INFO(runs << " formulas, " << parsed << " parsed");
     CHECK(runs >= 50);
@@ -107,7 +132,7 @@ TEST_CASE("fuzz: damaged case files are read or refused with a CaseError naming 
                              "[sub]\nc = \"8/3\"\n";
     const std::vector<std::string> values = {"\"1e-400\"", "\"1e400\"", "-1", "100000000000", "\"nan\"", "\"inf\"",
                                              "1.5", "[[[[", "\"\"", "{}", "[]", "\"0x1p3\"", "9223372036854775807",
-                                             "\"1/0\"", "true"};
+                                             "\"1/0\"", "true", "{a.a.a.a.a.a = 1}", "[[[[[[[[[[1]]]]]]]]]]"};
     // The inputs of the issue must be refused naming the key.
     for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
              {"lambda", "\"1e-400\""}, {"gd_iterations", "-1"}, {"m", "100000000000"}}) {
@@ -120,6 +145,18 @@ TEST_CASE("fuzz: damaged case files are read or refused with a CaseError naming 
         } catch (const CaseError& e) {
             CHECK(e.key() == key);
             CHECK(e.line() > 0);
+        }
+    }
+    // dotted keys of 100,000 parts overflowed toml++'s stack (SIGSEGV): refused naming the line
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += i ? ".a" : "a";
+    for (const std::string& tail : {"[" + deep + "]\nb = 1\n", deep + " = 1\n", "sub = {" + deep + " = 1}\n"}) {
+        try {
+            (void)Case::parse(base + tail, "fuzz.toml", schema);
+            FAIL("accepted a dotted key of 100,000 parts");
+        } catch (const CaseError& e) {
+            CHECK(e.line() == 10);
+            CHECK(std::string(e.what()).find("fuzz.toml:10: ") == 0);
         }
     }
     Fuzzer fz(7);

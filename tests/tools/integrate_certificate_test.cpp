@@ -415,3 +415,73 @@ TEST_CASE("with --tube the tube is in the certificate and re-validated piece by 
     INFO(why);
     CHECK(why.find(expect) != std::string::npos);
 }
+
+// Issue 19 / docs/integrator.md ("Not covered"): an output time that may equal T is integrated on
+// a copy of the set; the copy's switching events were neither listed nor claimed. Closed form
+// with a kink: x' = relu(-x) - 1 from 1/2 is x = 1/2 - t until t* = 1/2 exactly (a crossing of
+// -x = 0 upward), then x = e^(1/2 - t) - 1.
+TEST_CASE("the events of the copy integrated to an output time are listed, claimed and re-derived") {
+    const flowcert::Precision bits(200);
+    using flowcert::IntervalMp;
+    auto mp = [&](const std::string& s) { return IntervalMp::from_decimal(s, bits); };
+    auto contains = [&](const json& lohi, const IntervalMp& v) {  // {"lo": decimal, "hi": decimal}
+        return !flowcert::certainly_less(v, mp(lohi["lo"].get<std::string>())) &&
+               !flowcert::certainly_less(mp(lohi["hi"].get<std::string>()), v);
+    };
+    const std::vector<std::string> base = {"--formula", "var:x; fun:relu(-x)-1;", "--init", "1/2"};
+    // 1. T = 1, output at 1: the copy crosses at t* = 1/2; the output box holds e^(-1/2) - 1
+    {
+        auto args = base;
+        args.insert(args.end(), {"--time", "1", "--output-times", "1", "--json"});
+        const auto r = integrate_cli(args);
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        const json out = json::parse(r.out)["outputs"][0];
+        REQUIRE(out["events"].size() == 1);
+        const json& e = out["events"][0];
+        CHECK(e["kind"] == "crossing");
+        CHECK(e["direction"] == 1);
+        CHECK(e["expression"] == "-x");
+        CHECK(contains(e["time"], mp("1/2")));
+        CHECK(contains(out["box"][0], exp(mp("-1/2")) - mp("1")));
+    }
+    // 2. T = 1/2, output within rounding of it: the copy ends on the kink, a contact at 1/2
+    {
+        auto args = base;
+        args.insert(args.end(), {"--time", "1/2", "--output-times", "0.4999999999999999999", "--json"});
+        const auto r = integrate_cli(args);
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);  // it ran 10^6 hull steps of size [-w, w] to the step budget before
+        const json out = json::parse(r.out)["outputs"][0];
+        REQUIRE(out["events"].size() == 1);
+        CHECK(out["events"][0]["kind"] == "contact");
+        CHECK(contains(out["events"][0]["time"], mp("1/2")));
+        CHECK(contains(out["box"][0], mp("0.5") - mp("0.4999999999999999999")));
+    }
+    // 3. the certificate claims the copy's event; the check re-derives it and refuses it edited or missing
+    auto args = base;
+    args.insert(args.end(), {"--time", "1", "--output-times", "1"});
+    const json honest = certificate(args);
+    REQUIRE(honest["claim"]["outputs"][0]["events"].size() == 1);
+    const auto c = check_integrate_certificate(honest);
+    INFO(problems(c));
+    REQUIRE(c.accepted);
+    auto rejected = [&](const json& j, const std::string& says) {
+        const auto k = check_integrate_certificate(j);
+        INFO(says << "\n" << problems(k));
+        CHECK(!k.accepted);
+        CHECK(problems(k).find(says) != std::string::npos);
+    };
+    json gone = honest;
+    gone["claim"]["outputs"][0]["events"] = json::array();
+    rejected(gone, "claim.outputs[0].events: the kink of '-x' straddles 0");
+    json late = honest;
+    late["claim"]["outputs"][0]["events"][0]["time"] = json::array({"0x1.2p-1", "0x1.4p-1"});  // [0.5625, 0.625]
+    rejected(late, "claim.outputs[0].events[0].time");
+    json twice = honest;
+    twice["claim"]["outputs"][0]["events"].push_back(twice["claim"]["outputs"][0]["events"][0]);
+    rejected(twice, "claim.outputs[0].events[1]: the event of '-x' in this stretch is claimed twice");
+    json turned = honest;
+    turned["claim"]["outputs"][0]["events"][0]["direction"] = -1;
+    rejected(turned, "claim.outputs[0].events[0].direction");
+}

@@ -335,6 +335,36 @@ TEST_CASE("the case file takes every option, numbers as strings, and names file:
     auto unknown = integrate_cli({path});
     CHECK(unknown.exit_code == 3);
     CHECK(unknown.err.find(":4: key 'bogus': unknown key") != std::string::npos);
+    // a value checked after the file was read still names the file, line and key (issue 19); the
+    // same value given on the command line names the option only
+    {
+        std::ofstream f(path);
+        f << "formula = \"var:x; par:a; fun:-a*x;\"\ninit = [\"1\"]\ntime = \"1e400\"\nparams = {a = \"1e309\"}\n";
+    }
+    auto par = integrate_cli({path});
+    INFO(par.err);
+    CHECK(par.exit_code == 3);
+    CHECK(par.err.find(path + ":4: key 'params.a': --param a: 1e309 is beyond") != std::string::npos);
+    auto far = integrate_cli({path, "--param", "a=1"});
+    INFO(far.err);
+    CHECK(far.exit_code == 3);
+    CHECK(far.err.find(path + ":3: key 'time': --time: 1e400 is beyond the double range") != std::string::npos);
+    auto cli = integrate_cli({path, "--time", "1e400", "--param", "a=1"});
+    CHECK(cli.exit_code == 3);
+    CHECK(cli.err.find("flowcert integrate: --time: 1e400 is beyond") == 0);
+    // a dotted key of 100,000 parts overflowed the TOML reader's stack (SIGSEGV, issue 19)
+    for (const std::string& open : {"", "["}) {
+        {
+            std::ofstream f(path);
+            f << "formula = \"var:x; fun:-x;\"\ninit = [\"1\"]\n" << open << "a";
+            for (int i = 0; i < 100000; ++i) f << ".a";
+            f << (open.empty() ? " = 1\n" : "]\nb = 1\n");
+        }
+        auto deep = integrate_cli({path});
+        INFO(deep.err.substr(0, 300));
+        CHECK(deep.exit_code == 3);
+        CHECK(deep.err.find(path + ":3: a dotted key with more than 256 parts") != std::string::npos);
+    }
     std::remove(path.c_str());
 }
 

@@ -282,6 +282,10 @@ std::shared_ptr<CaseData> load_text(std::string_view text, const std::string& so
     data->text = std::string(text);
     if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }))
         throw CaseError(source, 0, "", "the file is empty; a case needs at least `verifier = \"...\"` and `expect = \"...\"`");
+    if (const long l = overdotted_key_line(text))
+        throw CaseError(source, l, "",
+                        "a dotted key with more than " + std::to_string(max_dotted_key_parts) +
+                            " parts (the TOML reader would overflow its stack); no case key is nested so deeply");
     try {
         data->root = toml::parse(text, source);
     } catch (const toml::parse_error& e) {

@@ -21,6 +21,8 @@
 
 #include <flowcert/interval.hpp>
 
+#include "toml_guard.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <memory>

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <new>
 #include <optional>
 
 namespace flowcert::cert {
@@ -191,6 +192,15 @@ std::optional<int> run_body(const VerifierSpec& spec, Context& ctx, detail::Swee
         if (driver.mode == SweepMode::points) {
             std::cerr << spec.name << ": --sweep-points: " << e.what() << "\n";
             return dynamic_cast<const detail::SweepUsageError*>(&e) ? exit_code::bad_input : exit_code::internal;
+        }
+        if (dynamic_cast<const std::bad_alloc*>(&e)) {
+            // the machine's limit, not a defect of the case or of the code: no report (the run did
+            // not end), exit 4 as for the environment [issue 19: m = 10^7 neurons died of bad_alloc
+            // with an ERROR report and exit 5]
+            std::cerr << spec.name << ": " << cl.case_file << ": out of memory (" << e.what()
+                      << "): this instance needs more memory than this process can get; no report written. "
+                         "Try a smaller instance or a machine with more memory.\n";
+            return exit_code::environment;
         }
         report.set_error(e.what());
         internal_error = true;

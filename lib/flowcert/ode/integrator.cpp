@@ -103,7 +103,12 @@ public:
 
     // Advances the set to the time `stop` (stop number `stop_index`; not before the current time).
     Outcome advance_to(const I& stop, int stop_index, Result<I>& res) {
+        at_stop_ = false;
         while (true) {
+            // a last step was taken (t = stop): done, even when stop is an interval (stop - t then
+            // contains 0 and is possibly positive; going on took steps of size [-w, w] until the
+            // budget, e.g. hull steps to an output time within rounding of a kink)
+            if (at_stop_) return {};
             const I remaining = stop - t_;
             if (!possibly_positive(remaining)) return {};  // already there (stop == t)
             if (Outcome b = budget(res); !b.ok()) return b;
@@ -116,10 +121,14 @@ public:
             if (Outcome o = k_.coefficients(S_.c, X, true, kink, kink_reason); !o.ok())
                 return fail(o.status, o.reason, X, res);
             if (kink) {
-                if (Outcome o = hull_steps(stop, stop_index, X, res); !o.ok() || !possibly_positive(stop - t_)) return o;
+                if (Outcome o = hull_steps(stop, stop_index, X, res); !o.ok() || at_stop_ || !possibly_positive(stop - t_))
+                    return o;
                 continue;
             }
             double h = std::min(safety_ * estimate_step(), opt_.max_step);
+            // a prediction of 0 (Taylor coefficients beyond the double range, e.g. x' = x + 1e400 at
+            // more than 53 bits) would take steps of size 0 until the budget: try the minimum step
+            if (!(h > 0)) h = opt_.min_step;
             // right after hull steps the set is still close to the kink: a smooth step of a few
             // hull steps' length is tried first, not a full-length one halved down to it
             if (in_stretch_) h = std::min(h, 16 * next_hull_h_);
@@ -143,7 +152,7 @@ public:
                 first_try = false;
                 // a remainder too wide by a factor q needs h shorter by about q^(1/(p+1)) (it scales
                 // as h^(p+1)); the next predictions are shortened as well
-                h = (last ? upper(remaining) : h) * o.shrink;
+                h = finite_step(last ? upper(remaining) : h) * o.shrink;
                 if (o.status == Status::remainder_too_wide) safety_ = std::max(0.05, safety_ * o.shrink);
                 if (o.status == Status::relu_kink && !opt_.c1 && h < hull_h(X)) {
                     // the step cannot end before the kink at any size worth taking: through it
@@ -154,6 +163,8 @@ public:
                     o.reason += " (step size reduced below the minimum " + fmt(opt_.min_step) + ")";
                     return fail(o.status, o.reason, X, res);
                 }
+                // the budgets bound the rejections too, not only the accepted steps
+                if (Outcome b = budget(res); !b.ok()) return b;
             }
         }
     }
@@ -184,6 +195,10 @@ private:
         return {};
     }
 
+    // A step size to shrink from: the remaining time's upper bound is +inf when it is beyond the
+    // double range (MPFR times above 1.8e308); halving inf would never reach the minimum step.
+    static double finite_step(double h) { return std::isfinite(h) ? h : std::numeric_limits<double>::max(); }
+
     // Keeps the time a point when it is one (IntervalD): h' = fl(t + h) - t is exact when h <= t
     // (Sterbenz), so t + h' is a double; otherwise the time enclosure would gain an ulp per step.
     // (h only chooses the step; the step is validated with h'.)
@@ -205,6 +220,7 @@ private:
         res.max_step = std::max(res.max_step, taken);
         ++res.steps;
         t_ = last ? stop : t_ + hI;
+        at_stop_ = last;
         if (!opt_.record_steps) return;
         pending_.from = last_record_;
         pending_.stop = last ? stop_index : -1;
@@ -276,7 +292,7 @@ private:
             const I hI = last ? remaining : IntervalTraits<I>::exact(h, bits_);
             Outcome o = hull_step(hI, X, res);
             if (!o.ok()) {
-                h = (last ? upper(remaining) : h) * 0.5;
+                h = finite_step(last ? upper(remaining) : h) * 0.5;
                 if (h < opt_.min_step)
                     return fail(o.status, o.reason + " (hull step through a kink below the minimum step " +
                                               fmt(opt_.min_step) + ")", X, res);
@@ -450,6 +466,7 @@ private:
     std::vector<int> side_;          // per relu: sign of its argument over the last smooth step (0: unknown)
     int side_record_ = -1;           // the record of that smooth step
     bool in_stretch_ = false;
+    bool at_stop_ = false;           // the last accepted step ended at the stop of advance_to
     int stretch_before_ = -1;        // the record of the smooth step before the open stretch
     std::vector<Straddle> straddle_;
     std::vector<SwitchEvent<I>> events_;
@@ -540,9 +557,15 @@ Result<I> run_integration(const taylor::VectorField& field, const std::vector<I>
             if (Outcome o = lohner.advance_to(out, k, res); !o.ok()) return failed(lohner, o);
             res.outputs.push_back(snapshot(lohner, out));
         } else {
+            // the copy's own events (those after the copy) are listed with its snapshot; a
+            // stretch of hull steps it ends in is a contact [they were not listed before]
+            const std::size_t known = lohner.events().size();
             Lohner<I> branch = lohner;
             if (Outcome o = branch.advance_to(out, k, res); !o.ok()) return failed(branch, o);
-            res.outputs.push_back(snapshot(branch, out));
+            branch.finish();
+            Snapshot<I> s = snapshot(branch, out);
+            s.events.assign(branch.events().begin() + static_cast<std::ptrdiff_t>(known), branch.events().end());
+            res.outputs.push_back(std::move(s));
         }
     }
     Outcome o = lohner.advance_to(t_end, static_cast<int>(output_times.size()), res);

@@ -68,14 +68,6 @@ struct Options {
 };
 
 template <Interval I>
-struct Snapshot {
-    I time;                  // encloses the (exact) time
-    std::vector<I> box;      // encloses x(time) for every initial value in the initial box
-    std::vector<I> derivative;  // n*n row-major, encloses D_x0 phi (only with Options::c1)
-    int record = -1;            // with Options::record_steps: the record whose end set this is (-1: initial)
-};
-
-template <Interval I>
 struct TubePiece {
     I t0, t1;             // the step covers [lower(t0), upper(t1)]
     std::vector<I> box;   // encloses x(t) for every t in [t0, t1] and every initial value
@@ -100,6 +92,20 @@ struct SwitchEvent {
     // With Options::record_steps: the relu node, and the records of the smooth steps before and
     // after the stretch of hull steps (after = -1 when the run ends in it).
     int relu = -1, before = -1, after = -1;
+};
+
+template <Interval I>
+struct Snapshot {
+    I time;                  // encloses the (exact) time
+    std::vector<I> box;      // encloses x(time) for every initial value in the initial box
+    std::vector<I> derivative;  // n*n row-major, encloses D_x0 phi (only with Options::c1)
+    int record = -1;            // with Options::record_steps: the record whose end set this is (-1: initial)
+    // An output time that may equal the final time is integrated to on a copy of the set (the
+    // run to t_end goes on undisturbed): the switching events of that copy after it left the
+    // run, in time order (a stretch of hull steps open at the copy is closed by the copy; one
+    // still open at the output time is a contact, after = -1). Empty for the other outputs,
+    // whose events are the run's (Result::events).
+    std::vector<SwitchEvent<I>> events;
 };
 
 // With Options::record_steps, what a certificate stores of each accepted step so the step can

@@ -38,7 +38,8 @@ template <Interval I>
 Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                     const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                     const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                    int final_record, const std::vector<SwitchEvent<I>>* events, bool tube, Revalidation<I>& out) {
+                    int final_record, const std::vector<SwitchEvent<I>>* events, bool tube,
+                    const std::vector<std::vector<SwitchEvent<I>>>* output_events, Revalidation<I>& out) {
     auto fail = [&](int j, Status s, const std::string& why) {
         out.status = s;
         out.failed_record = j;
@@ -189,6 +190,40 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
         const std::string why = detail::check_events(field, records, signs, starts, times, final_record, *events,
                                                      out.crossings, out.contacts);
         if (!why.empty()) return fail(-1, Status::invalid_input, why);
+        // outputs integrated on a copy of the set: the stretches of their own chains
+        std::vector<char> on_final(count, 0);
+        for (int r = final_record; r >= 0 && r < count; r = records[r].from) on_final[r] = 1;
+        for (int s = 0; s < stops; ++s) {
+            const std::string list = "claim.outputs[" + std::to_string(s) + "].events";
+            const std::vector<SwitchEvent<I>> none;
+            const auto& own = output_events && s < static_cast<int>(output_events->size()) ? (*output_events)[s] : none;
+            const int r = output_records[s];
+            if (r < 0 || on_final[r]) {
+                if (!own.empty())
+                    return fail(-1, Status::invalid_input,
+                                list + ": this output is on the run's chain of records; its events are the run's");
+                continue;
+            }
+            std::vector<char> on_chain(count, 0);
+            for (int j = r; j >= 0; j = records[j].from) on_chain[j] = 1;
+            std::vector<SwitchEvent<I>> claimed;
+            std::vector<std::string> names;
+            for (std::size_t q = 0; q < events->size(); ++q) {
+                const int a = (*events)[q].after;
+                if (a >= 0 && a < count && on_chain[a]) {
+                    claimed.push_back((*events)[q]);
+                    names.push_back("claim.events[" + std::to_string(q) + "]");
+                }
+            }
+            for (std::size_t q = 0; q < own.size(); ++q) {
+                claimed.push_back(own[q]);
+                names.push_back(list + "[" + std::to_string(q) + "]");
+            }
+            long cr = 0, co = 0;
+            const std::string w = detail::check_events(field, records, signs, starts, times, r, claimed, cr, co, &names, list);
+            if (!w.empty()) return fail(-1, Status::invalid_input, w);
+            for (const auto& e : own) (e.kind == EventKind::crossing ? out.crossings : out.contacts) += 1;
+        }
     }
     out.status = Status::ok;
     out.reason = "ok";
@@ -201,7 +236,8 @@ template <Interval I>
 Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                            const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                            const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                           int final_record, const std::vector<SwitchEvent<I>>* events, bool tube) {
+                           int final_record, const std::vector<SwitchEvent<I>>* events, bool tube,
+                           const std::vector<std::vector<SwitchEvent<I>>>* output_events) {
     Revalidation<I> out;
     auto invalid = [&](const std::string& why) {
         out.status = Status::invalid_input;
@@ -216,7 +252,7 @@ Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I
         if (!is_bounded(v)) return invalid("the initial set is unbounded");
     try {
         return run(field, params, x0, t_end, output_times, options, bits, records, output_records, final_record, events,
-                   tube, out);
+                   tube, output_events, out);
     } catch (const std::exception& e) {
         out = {};
         out.status = Status::arithmetic_error;
@@ -229,11 +265,13 @@ template Revalidation<IntervalD> revalidate(const taylor::VectorField&, const st
                                             const std::vector<IntervalD>&, const IntervalD&,
                                             const std::vector<IntervalD>&, const Options&, long,
                                             const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&, int,
-                                            const std::vector<SwitchEvent<IntervalD>>*, bool);
+                                            const std::vector<SwitchEvent<IntervalD>>*, bool,
+                                            const std::vector<std::vector<SwitchEvent<IntervalD>>>*);
 template Revalidation<IntervalMp> revalidate(const taylor::VectorField&, const std::vector<IntervalMp>&,
                                              const std::vector<IntervalMp>&, const IntervalMp&,
                                              const std::vector<IntervalMp>&, const Options&, long,
                                              const std::vector<StepRecord<IntervalMp>>&, const std::vector<int>&,
-                                             int, const std::vector<SwitchEvent<IntervalMp>>*, bool);
+                                             int, const std::vector<SwitchEvent<IntervalMp>>*, bool,
+                                             const std::vector<std::vector<SwitchEvent<IntervalMp>>>*);
 
 }  // namespace flowcert::ode

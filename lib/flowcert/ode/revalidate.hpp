@@ -54,18 +54,25 @@ template <Interval I>
 Revalidation<I> revalidate(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                            const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
                            const std::vector<StepRecord<I>>& records, const std::vector<int>& output_records,
-                           int final_record, const std::vector<SwitchEvent<I>>* events = nullptr, bool tube = false);
+                           int final_record, const std::vector<SwitchEvent<I>>* events = nullptr, bool tube = false,
+                           const std::vector<std::vector<SwitchEvent<I>>>* output_events = nullptr);
+// `output_events[k]` (with `events`): the events claimed for output k (Snapshot::events). An
+// output whose record is not on the final chain was integrated on a copy: the stretches on its
+// own chain must be claimed by the run's events whose `after` record is on that chain and by
+// output_events[k], by the rules above; an output on the final chain claims none of its own.
 
 extern template Revalidation<IntervalD> revalidate(const taylor::VectorField&, const std::vector<IntervalD>&,
                                                    const std::vector<IntervalD>&, const IntervalD&,
                                                    const std::vector<IntervalD>&, const Options&, long,
                                                    const std::vector<StepRecord<IntervalD>>&, const std::vector<int>&,
-                                                   int, const std::vector<SwitchEvent<IntervalD>>*, bool);
+                                                   int, const std::vector<SwitchEvent<IntervalD>>*, bool,
+                                                   const std::vector<std::vector<SwitchEvent<IntervalD>>>*);
 extern template Revalidation<IntervalMp> revalidate(const taylor::VectorField&, const std::vector<IntervalMp>&,
                                                     const std::vector<IntervalMp>&, const IntervalMp&,
                                                     const std::vector<IntervalMp>&, const Options&, long,
                                                     const std::vector<StepRecord<IntervalMp>>&,
                                                     const std::vector<int>&, int,
-                                                    const std::vector<SwitchEvent<IntervalMp>>*, bool);
+                                                    const std::vector<SwitchEvent<IntervalMp>>*, bool,
+                                                    const std::vector<std::vector<SwitchEvent<IntervalMp>>>*);
 
 }  // namespace flowcert::ode

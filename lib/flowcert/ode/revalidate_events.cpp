@@ -100,7 +100,7 @@ template <Interval I>
 std::string check_events(const taylor::VectorField& field, const std::vector<StepRecord<I>>& records,
                          const std::vector<KinkSigns>& signs, const std::vector<I>& start, const std::vector<I>& end,
                          int final_record, const std::vector<SwitchEvent<I>>& claimed, long& crossings,
-                         long& contacts) {
+                         long& contacts, const std::vector<std::string>* names, const std::string& list) {
     const std::vector<int> relus = relu_nodes(field);
     std::vector<Straddled<I>> derived = derive(records, signs, start, end, final_record, relus.size());
     crossings = contacts = 0;
@@ -109,7 +109,7 @@ std::string check_events(const taylor::VectorField& field, const std::vector<Ste
         by_stretch[{derived[i].kink, derived[i].before, derived[i].after}] = i;
     for (std::size_t q = 0; q < claimed.size(); ++q) {
         const SwitchEvent<I>& e = claimed[q];
-        const std::string at = "claim.events[" + std::to_string(q) + "]";
+        const std::string at = names && q < names->size() ? (*names)[q] : list + "[" + std::to_string(q) + "]";
         const auto it = std::find(relus.begin(), relus.end(), e.relu);
         if (it == relus.end()) return at + ".relu: node " + std::to_string(e.relu) + " is not a relu of the field";
         const int kink = static_cast<int>(it - relus.begin());
@@ -140,7 +140,7 @@ std::string check_events(const taylor::VectorField& field, const std::vector<Ste
     }
     for (const auto& s : derived)
         if (!s.claimed)
-            return "claim.events: the kink of '" + field.to_text(field.nodes()[relus[s.kink]].a) +
+            return list + ": the kink of '" + field.to_text(field.nodes()[relus[s.kink]].a) +
                    "' straddles 0 on the hull steps " + std::to_string(s.first) + ".." + std::to_string(s.last) +
                    ", time " + span_text(lower(s.t0), upper(s.t1)) + ", and no event claims it";
     return {};
@@ -149,10 +149,10 @@ std::string check_events(const taylor::VectorField& field, const std::vector<Ste
 template std::string check_events(const taylor::VectorField&, const std::vector<StepRecord<IntervalD>>&,
                                   const std::vector<KinkSigns>&, const std::vector<IntervalD>&,
                                   const std::vector<IntervalD>&, int, const std::vector<SwitchEvent<IntervalD>>&,
-                                  long&, long&);
+                                  long&, long&, const std::vector<std::string>*, const std::string&);
 template std::string check_events(const taylor::VectorField&, const std::vector<StepRecord<IntervalMp>>&,
                                   const std::vector<KinkSigns>&, const std::vector<IntervalMp>&,
                                   const std::vector<IntervalMp>&, int, const std::vector<SwitchEvent<IntervalMp>>&,
-                                  long&, long&);
+                                  long&, long&, const std::vector<std::string>*, const std::string&);
 
 }  // namespace flowcert::ode::detail

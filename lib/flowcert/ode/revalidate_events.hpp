@@ -37,6 +37,9 @@ template <Interval I>
 std::string check_events(const taylor::VectorField& field, const std::vector<StepRecord<I>>& records,
                          const std::vector<KinkSigns>& signs, const std::vector<I>& start, const std::vector<I>& end,
                          int final_record, const std::vector<SwitchEvent<I>>& claimed, long& crossings,
-                         long& contacts);
+                         long& contacts, const std::vector<std::string>* names = nullptr,
+                         const std::string& list = "claim.events");
+// `names` (optional): what a message calls claimed[q] (default list + "[q]"); `list`: what it
+// calls the whole list (an output's events: claim.outputs[k].events).
 
 }  // namespace flowcert::ode::detail
