@@ -304,21 +304,20 @@ bool TaylorEvaluator<T>::fast_mul(int id, int k, bool c1) {
     }
 }
 
+// d[kk * n + m]: the derivative with respect to x_m of Taylor coefficient kk in a node's derivative block.
+template <class T>
+struct DerivativeAt {
+    int n;
+    const T& operator()(const T* d, int kk, int m) const { return d[kk * n + m]; }
+    T& operator()(T* d, int kk, int m) const { return d[kk * n + m]; }
+};
+
 // Taylor coefficient k of + - unary - * sqr / (and their first derivatives when c1).
 template <class T>
 EvalResult TaylorEvaluator<T>::eval_arith(const Node& nd, int id, int k, bool c1, const Operands& o) {
-    const std::size_t S = stride_;
+    const auto& [w, dw, u, du, v, dv, ca, cb] = o;
     const int n = n_;
-    T* w = o.w;
-    T* dw = o.dw;
-    const T* u = o.u;
-    const T* du = o.du;
-    const T* v = o.v;
-    const T* dv = o.dv;
-    const bool ca = o.ca, cb = o.cb;
-    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
-    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
-    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    const DerivativeAt<T> D{n}, Dw{n};
     switch (nd.op) {
         case Op::Add:
             w[k] = (cb && k > 0) ? u[k] : (ca && k > 0) ? v[k] : u[k] + v[k];
@@ -418,18 +417,9 @@ EvalResult TaylorEvaluator<T>::eval_elementary(const Node& nd, int id, int k, bo
     using std::exp;
     using std::log;
     using std::sqrt;
-    const std::size_t S = stride_;
+    const auto& [w, dw, u, du, v, dv, ca, cb] = o;
     const int n = n_;
-    T* w = o.w;
-    T* dw = o.dw;
-    const T* u = o.u;
-    const T* du = o.du;
-    const T* v = o.v;
-    const T* dv = o.dv;
-    const bool ca = o.ca, cb = o.cb;
-    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
-    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
-    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    const DerivativeAt<T> D{n}, Dw{n};
     switch (nd.op) {
         case Op::Sqrt: {
             if (k == 0) {
@@ -507,17 +497,9 @@ EvalResult TaylorEvaluator<T>::eval_trig(const Node& nd, int id, int k, bool c1,
     using std::cos;
     using std::sin;
     const std::size_t S = stride_;
+    const auto& [w, dw, u, du, v, dv, ca, cb] = o;
     const int n = n_;
-    T* w = o.w;
-    T* dw = o.dw;
-    const T* u = o.u;
-    const T* du = o.du;
-    const T* v = o.v;
-    const T* dv = o.dv;
-    const bool ca = o.ca, cb = o.cb;
-    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
-    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
-    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    const DerivativeAt<T> D{n}, Dw{n};
     switch (nd.op) {
         case Op::Sin:
         case Op::Cos: {
@@ -600,18 +582,9 @@ EvalResult TaylorEvaluator<T>::eval_trig(const Node& nd, int id, int k, bool c1,
 // Taylor coefficient k of relu: fixed by the sign of the argument at k = 0 (or the kink hull).
 template <class T>
 EvalResult TaylorEvaluator<T>::eval_relu(const Node& nd, int id, int k, bool c1, const Operands& o) {
-    const std::size_t S = stride_;
+    const auto& [w, dw, u, du, v, dv, ca, cb] = o;
     const int n = n_;
-    T* w = o.w;
-    T* dw = o.dw;
-    const T* u = o.u;
-    const T* du = o.du;
-    const T* v = o.v;
-    const T* dv = o.dv;
-    const bool ca = o.ca, cb = o.cb;
-    (void)S, (void)n, (void)w, (void)dw, (void)u, (void)du, (void)v, (void)dv, (void)ca, (void)cb;
-    auto D = [n](const T* d, int kk, int m) -> const T& { return d[kk * n + m]; };
-    auto Dw = [n](T* d, int kk, int m) -> T& { return d[kk * n + m]; };
+    const DerivativeAt<T> D{n}, Dw{n};
     switch (nd.op) {
         case Op::Relu: {
             if (k == 0) {
