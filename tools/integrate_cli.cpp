@@ -414,9 +414,7 @@ void check_double_range(const Request& q, const taylor::VectorField& f) {
         check("--init", v.lo);
         check("--init", v.hi);
     }
-    check("--radius", q.radius);
-    check("--time", q.time);
-    for (const auto& t : q.output_times) check("--output-times", t);
+    check("--radius", q.radius);  // the times: check_time_range, at every precision
     // a time below the double range (0 < |t| < 4.9e-324) would enter as an interval containing 0
     auto nonzero = [](const std::string& field, const std::string& text) {
         const IntervalD x = IntervalD::from_decimal(text);
@@ -425,6 +423,17 @@ void check_double_range(const Request& q, const taylor::VectorField& f) {
     };
     nonzero("--time", q.time);
     for (const auto& t : q.output_times) nonzero("--output-times", t);
+}
+
+// At every precision the final and output times lie within the double range (|t| <= 1.8e308): no run reaches a
+// time beyond it within the step budget (issue 19: --time 1e400 at 64 bits ran until the wall-time budget).
+void check_time_range(const Request& q) {
+    auto check = [](const std::string& field, const std::string& text) {
+        if (!is_bounded(IntervalD::from_decimal(text)))
+            throw BadInput(field + ": " + text + " is beyond the double range (|t| <= 1.8e308), the largest final time at every precision");
+    };
+    check("--time", q.time);
+    for (const auto& t : q.output_times) check("--output-times", t);
 }
 
 // A domain error whose operand does not depend on the state (x/0, log(0)*x, sqrt(-1)+x) makes
@@ -459,6 +468,7 @@ template <Interval I>
 Problem<I> prepare(const Request& q, const taylor::VectorField& parsed) {
     const long bits = q.precision;
     if constexpr (std::is_same_v<I, IntervalD>) check_double_range(q, parsed);
+    check_time_range(q);
     // Backward time: x(t) for t < 0 is y(-t) with y' = -f(y) [the reversed field].
     const bool backward = exact_compare(q.time, "0") < 0;
     const taylor::VectorField fwd = backward ? taylor::reversed(parsed) : parsed;
