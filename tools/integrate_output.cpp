@@ -304,6 +304,18 @@ template <Interval I> std::vector<std::pair<std::string, std::string>> plots(con
     return out;
 }
 
+// The run's switching events and those of the copies integrated to an output time (Snapshot::events),
+// each with what it belongs to ("the run" or "the copy to t = ...").
+template <Interval I>
+std::vector<std::pair<const ode::SwitchEvent<I>*, std::string>> all_events(const Run<I>& run) {
+    const auto& res = *run.result;
+    std::vector<std::pair<const ode::SwitchEvent<I>*, std::string>> out;
+    for (const auto& e : res.events) out.emplace_back(&e, "the run");
+    for (std::size_t k = 0; k < res.outputs.size(); ++k)
+        for (const auto& e : res.outputs[k].events) out.emplace_back(&e, "the copy to t = " + run.output_times[k]);
+    return out;
+}
+
 template <Interval I> std::string summary_markdown(const Run<I>& run) {
     const auto& res = *run.result;
     const int d = digits_of<I>(run.bits);
@@ -315,12 +327,13 @@ template <Interval I> std::string summary_markdown(const Run<I>& run) {
     for (int i : shown(run))
         s << "| " << run.field->variables()[i] << " | " << to_string(res.final_box[i], d) << " | "
           << fmt_g(width(res.final_box[i])) << " |\n";
-    if (!res.events.empty()) {
-        s << "\n| switching event | expression | time enclosure |\n|---|---|---|\n";
-        for (const auto& e : res.events) {
-            const I a = user_time(run, e.t0), b = user_time(run, e.t1);
-            s << "| " << ode::to_string(e.kind) << " | `" << run.field->to_text(e.argument) << "` | ["
-              << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "] |\n";
+    const auto events = all_events(run);
+    if (!events.empty()) {
+        s << "\n| switching event | expression | time enclosure | of |\n|---|---|---|---|\n";
+        for (const auto& [e, of] : events) {
+            const I a = user_time(run, e->t0), b = user_time(run, e->t1);
+            s << "| " << ode::to_string(e->kind) << " | `" << run.field->to_text(e->argument) << "` | ["
+              << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "] | " << of << " |\n";
         }
     }
     s << "\nEach rectangle of a plot is one step enclosure: for every t in its time span and every initial value, "
@@ -355,13 +368,14 @@ template <Interval I> std::string report_html(const Run<I>& run) {
         s << "<tr><td>" << esc(run.field->variables()[i]) << "</td><td><code>" << esc(to_string(res.final_box[i], d))
           << "</code></td><td>" << fmt_g(width(res.final_box[i])) << "</td></tr>\n";
     s << "</table>\n";
-    if (!res.events.empty()) {
-        s << "<h2>switching events</h2>\n<table><tr><th>kind</th><th>expression</th><th>time enclosure</th></tr>\n";
-        for (const auto& e : res.events) {
-            const I a = user_time(run, e.t0), b = user_time(run, e.t1);
-            s << "<tr><td>" << ode::to_string(e.kind) << "</td><td><code>" << esc(run.field->to_text(e.argument))
+    const auto events = all_events(run);
+    if (!events.empty()) {
+        s << "<h2>switching events</h2>\n<table><tr><th>kind</th><th>expression</th><th>time enclosure</th><th>of</th></tr>\n";
+        for (const auto& [e, of] : events) {
+            const I a = user_time(run, e->t0), b = user_time(run, e->t1);
+            s << "<tr><td>" << ode::to_string(e->kind) << "</td><td><code>" << esc(run.field->to_text(e->argument))
               << " = 0</code></td><td>[" << fmt_g(lower(run.backward ? b : a)) << ", "
-              << fmt_g(upper(run.backward ? a : b)) << "]</td></tr>\n";
+              << fmt_g(upper(run.backward ? a : b)) << "]</td><td>" << esc(of) << "</td></tr>\n";
         }
         s << "</table>\n";
     }

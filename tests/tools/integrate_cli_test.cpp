@@ -286,6 +286,19 @@ TEST_CASE("the report option writes an HTML page and a Markdown file with a tube
     }
     auto bad = integrate_cli({"--formula", "var:x; fun:-x;", "--init", "1", "--time", "1", "--report", "r.pdf"});
     CHECK(bad.exit_code == 3);
+    // the events of the copy integrated to an output time that may be the final time are in the reports too
+    // (x' = relu(-x) - 1 from 1/2 crosses at t = 1/2 exactly, in the run and in the copy to t = 1)
+    for (const auto& file : {html, md}) {
+        auto r = integrate_cli({"--formula", "var:x; fun:relu(-x)-1;", "--init", "0.5", "--time", "1", "--output-times",
+                                "1", "--report", file});
+        REQUIRE(r.exit_code == 0);
+        std::ifstream in(file);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        CHECK(ss.str().find("the copy to t = 1") != std::string::npos);
+        CHECK(ss.str().find("the run") != std::string::npos);
+        std::remove(file.c_str());
+    }
 }
 
 TEST_CASE("budgets end a run INCONCLUSIVE; a non-finite time is bad input") {
