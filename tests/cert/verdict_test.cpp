@@ -249,6 +249,9 @@ TEST_CASE("a witness under a reconstructed hypothesis refutes the reconstruction
     out.mark_completed();
     CHECK(out.verdict() == Verdict::outside_hypotheses);
     CHECK_THAT(out.verdict_reason(), Catch::Contains("a reconstruction"));
+    CHECK_THAT(headline(out).sentence, Catch::StartsWith("Outside the hypotheses as reconstructed"));
+    CHECK_THAT(headline(rec).sentence, Catch::StartsWith("Refutes the reconstruction, not the theorem"));
+    CHECK_THAT(headline(own).sentence, Catch::StartsWith("The case's claim is false (not the paper's theorem)"));
     // A reconstructed conclusion proven false: also the reconstruction's failure.
     Report rc;
     rc.hypothesis("h", "[t]").positive(IntervalD(1));

@@ -163,8 +163,13 @@ Headline headline(const Report& r) {
             h.sentence = "Proven: " + (r.claim.proven_statement.empty() ? r.claim.paper_statement : r.claim.proven_statement);
             break;
         case Verdict::outside_hypotheses:
-            h.sentence = "Outside the hypotheses: " + (c ? "hypothesis " + with_statement(*c) + " is false" : "a hypothesis is false") +
-                         ", so the theorem says nothing about this instance";
+            if (c && !c->reconstructed.empty())  // our reconstruction of a hypothesis whose text we do not have
+                h.sentence = "Outside the hypotheses as reconstructed: hypothesis " + with_statement(*c) +
+                             " (a reconstruction: " + c->reconstructed + ") is false, so the reconstructed claim says "
+                             "nothing about this instance";
+            else
+                h.sentence = "Outside the hypotheses: " + (c ? "hypothesis " + with_statement(*c) + " is false" : "a hypothesis is false") +
+                             ", so the theorem says nothing about this instance";
             break;
         case Verdict::refuted:
             h.sentence = std::string(c && !c->case_claim.empty() ? "The case's claim is false (not the paper's theorem): "
