@@ -34,6 +34,85 @@ template <Interval I> Mat<I> from_row_major(const std::vector<I>& v, int n) {
     return M;
 }
 
+// The initial set as Lohner::init builds it: centre c = mid x0, R0 = x0 - c, identity bases.
+template <Interval I> void initial_set(const std::vector<I>& x0, long bits, LohnerSet<I>& S0, Vec<I>& R0) {
+    const int n = static_cast<int>(x0.size());
+    S0.c.resize(n);
+    for (int i = 0; i < n; ++i) {
+        S0.c[i] = detail::point_mid(x0[i]);
+        R0[i] = x0[i] - S0.c[i];
+    }
+    S0.R = Vec<I>::Constant(n, IntervalTraits<I>::from_integer(0, bits));
+    S0.C = linalg::identity<I>(n, bits);
+    S0.B = S0.C;
+    S0.Binv = S0.C;
+}
+
+// What a step saw of the kinks: the sign of every relu argument on the step and, for a hull step on a
+// kink, the sign of its slope (revalidate_events.hpp).
+template <Interval I>
+detail::KinkSigns kink_signs(const taylor::VectorField& field, const std::vector<int>& relus,
+                             const taylor::TaylorEvaluator<I>& ev, bool hull) {
+    detail::KinkSigns s;
+    s.sign.assign(relus.size(), 0);
+    s.slope.assign(relus.size(), 0);
+    for (std::size_t k = 0; k < relus.size(); ++k) {
+        s.sign[k] = static_cast<signed char>(ev.relu_sign(relus[k]));
+        if (hull && s.sign[k] == 0) {
+            const I& d = ev.node_coeff(field.nodes()[relus[k]].a, 1);
+            s.slope[k] = certainly_positive(d) ? 1 : certainly_negative(d) ? -1 : 0;
+        }
+    }
+    return s;
+}
+
+// Outputs integrated on a copy of the set: the stretches of their own chains of records, each claimed once by
+// the output's own events or by a run event whose 'after' record is on that chain. Empty if they check out
+// (the outputs' crossings and contacts added to the counts), else why not.
+template <Interval I>
+std::string check_output_events(const taylor::VectorField& field, const std::vector<StepRecord<I>>& records,
+                                const std::vector<detail::KinkSigns>& signs, const std::vector<I>& starts,
+                                const std::vector<I>& times, int final_record, const std::vector<int>& output_records,
+                                const std::vector<SwitchEvent<I>>& events,
+                                const std::vector<std::vector<SwitchEvent<I>>>* output_events, long& crossings,
+                                long& contacts) {
+    const int count = static_cast<int>(records.size());
+    const int stops = static_cast<int>(output_records.size());
+    std::vector<char> on_final(count, 0);
+    for (int r = final_record; r >= 0 && r < count; r = records[r].from) on_final[r] = 1;
+    for (int s = 0; s < stops; ++s) {
+        const std::string list = "claim.outputs[" + std::to_string(s) + "].events";
+        const std::vector<SwitchEvent<I>> none;
+        const auto& own = output_events && s < static_cast<int>(output_events->size()) ? (*output_events)[s] : none;
+        const int r = output_records[s];
+        if (r < 0 || on_final[r]) {
+            if (!own.empty())
+                return list + ": this output is on the run's chain of records; its events are the run's";
+            continue;
+        }
+        std::vector<char> on_chain(count, 0);
+        for (int j = r; j >= 0; j = records[j].from) on_chain[j] = 1;
+        std::vector<SwitchEvent<I>> claimed;
+        std::vector<std::string> names;
+        for (std::size_t q = 0; q < events.size(); ++q) {
+            const int a = events[q].after;
+            if (a >= 0 && a < count && on_chain[a]) {
+                claimed.push_back(events[q]);
+                names.push_back("claim.events[" + std::to_string(q) + "]");
+            }
+        }
+        for (std::size_t q = 0; q < own.size(); ++q) {
+            claimed.push_back(own[q]);
+            names.push_back(list + "[" + std::to_string(q) + "]");
+        }
+        long cr = 0, co = 0;
+        const std::string w = detail::check_events(field, records, signs, starts, times, r, claimed, cr, co, &names, list);
+        if (!w.empty()) return w;
+        for (const auto& e : own) (e.kind == EventKind::crossing ? crossings : contacts) += 1;
+    }
+    return {};
+}
+
 template <Interval I>
 Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& params, const std::vector<I>& x0,
                     const I& t_end, const std::vector<I>& output_times, const Options& options, long bits,
@@ -50,18 +129,9 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
     const int stops = static_cast<int>(output_times.size());
     const int count = static_cast<int>(records.size());
     StepKernel<I> kernel(field, params, options, bits);
-    // the initial set, as Lohner::init builds it
     LohnerSet<I> S0;
     Vec<I> R0(n);
-    S0.c.resize(n);
-    for (int i = 0; i < n; ++i) {
-        S0.c[i] = detail::point_mid(x0[i]);
-        R0[i] = x0[i] - S0.c[i];
-    }
-    S0.R = Vec<I>::Constant(n, IntervalTraits<I>::from_integer(0, bits));
-    S0.C = linalg::identity<I>(n, bits);
-    S0.B = S0.C;
-    S0.Binv = S0.C;
+    initial_set(x0, bits, S0, R0);
     const I t0 = IntervalTraits<I>::from_integer(0, bits);
     // the sets still needed: a record's set is dropped after its last use
     std::vector<int> last_use(count, -1);
@@ -79,17 +149,7 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
     const std::vector<int> relus = events ? detail::relu_nodes(field) : std::vector<int>{};
     std::vector<detail::KinkSigns> signs(events ? count : 0);
     auto note_signs = [&](int j, const taylor::TaylorEvaluator<I>& ev, bool hull) {
-        if (!events) return;
-        auto& s = signs[j];
-        s.sign.assign(relus.size(), 0);
-        s.slope.assign(relus.size(), 0);
-        for (std::size_t k = 0; k < relus.size(); ++k) {
-            s.sign[k] = static_cast<signed char>(ev.relu_sign(relus[k]));
-            if (hull && s.sign[k] == 0) {
-                const I& d = ev.node_coeff(field.nodes()[relus[k]].a, 1);
-                s.slope[k] = certainly_positive(d) ? 1 : certainly_negative(d) ? -1 : 0;
-            }
-        }
+        if (events) signs[j] = kink_signs(field, relus, ev, hull);
     };
     if (tube) out.tube.resize(count);
     auto set_of = [&](int j) -> const LohnerSet<I>& { return j < 0 ? S0 : *sets[j]; };
@@ -190,40 +250,9 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
         const std::string why = detail::check_events(field, records, signs, starts, times, final_record, *events,
                                                      out.crossings, out.contacts);
         if (!why.empty()) return fail(-1, Status::invalid_input, why);
-        // outputs integrated on a copy of the set: the stretches of their own chains
-        std::vector<char> on_final(count, 0);
-        for (int r = final_record; r >= 0 && r < count; r = records[r].from) on_final[r] = 1;
-        for (int s = 0; s < stops; ++s) {
-            const std::string list = "claim.outputs[" + std::to_string(s) + "].events";
-            const std::vector<SwitchEvent<I>> none;
-            const auto& own = output_events && s < static_cast<int>(output_events->size()) ? (*output_events)[s] : none;
-            const int r = output_records[s];
-            if (r < 0 || on_final[r]) {
-                if (!own.empty())
-                    return fail(-1, Status::invalid_input,
-                                list + ": this output is on the run's chain of records; its events are the run's");
-                continue;
-            }
-            std::vector<char> on_chain(count, 0);
-            for (int j = r; j >= 0; j = records[j].from) on_chain[j] = 1;
-            std::vector<SwitchEvent<I>> claimed;
-            std::vector<std::string> names;
-            for (std::size_t q = 0; q < events->size(); ++q) {
-                const int a = (*events)[q].after;
-                if (a >= 0 && a < count && on_chain[a]) {
-                    claimed.push_back((*events)[q]);
-                    names.push_back("claim.events[" + std::to_string(q) + "]");
-                }
-            }
-            for (std::size_t q = 0; q < own.size(); ++q) {
-                claimed.push_back(own[q]);
-                names.push_back(list + "[" + std::to_string(q) + "]");
-            }
-            long cr = 0, co = 0;
-            const std::string w = detail::check_events(field, records, signs, starts, times, r, claimed, cr, co, &names, list);
-            if (!w.empty()) return fail(-1, Status::invalid_input, w);
-            for (const auto& e : own) (e.kind == EventKind::crossing ? out.crossings : out.contacts) += 1;
-        }
+        const std::string own = check_output_events(field, records, signs, starts, times, final_record, output_records,
+                                                    *events, output_events, out.crossings, out.contacts);
+        if (!own.empty()) return fail(-1, Status::invalid_input, own);
     }
     out.status = Status::ok;
     out.reason = "ok";
