@@ -23,17 +23,13 @@
 #include <string>
 
 #include "../proofs/bf/flow_reference.hpp"
+#include "../proofs/bf/theorem2_case.hpp"
 
 namespace cert = flowcert::cert;
 namespace nets = flowcert::nets;
 using flowcert::test_support::FlowReference;
 
 namespace {
-
-std::string number_text(const toml::node& n) {
-    if (const auto* s = n.as_string()) return s->get();
-    return std::to_string(n.value<long long>().value());
-}
 
 std::string slurp(const std::string& f) {
     std::ifstream in(f);
@@ -68,19 +64,8 @@ Outcome run_with_seed(const std::string& name, int seed) {
     REQUIRE(WEXITSTATUS(st) != cert::exit_code::internal);
     Outcome o;
     o.verdict = nlohmann::json::parse(slurp(json)).at("verdict");
-    const toml::table t = toml::parse(text);
-    for (const auto& row : *t["x"].as_array()) {
-        std::vector<std::string> r;
-        for (const auto& v : *row.as_array()) r.push_back(number_text(v));
-        o.spec.x.push_back(r);
-    }
-    for (const auto& v : *t["y"].as_array()) o.spec.y.push_back(number_text(v));
-    o.spec.bias = t["bias"].value_or(false);
-    const std::string kind = t["init"].value_or(std::string("balanced_gaussian"));
-    o.init.kind = kind == "unbalanced_gaussian" ? nets::InitKind::unbalanced_gaussian : nets::InitKind::balanced_gaussian;
-    o.init.m = static_cast<std::size_t>(t["m"].value<long long>().value());
-    o.init.seed = static_cast<std::uint64_t>(seed);
-    o.init.lambda = number_text(*t.get("lambda"));
+    // the seed of the run (the case's own one was replaced above)
+    flowcert::test_support::read_theorem2_instance(toml::parse(text), o.spec, o.init);
     return o;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "flow_reference.hpp"
+#include "theorem2_case.hpp"
 
 using flowcert::test_support::FlowReference;
 namespace nets = flowcert::nets;
@@ -29,11 +30,6 @@ struct Instance {
     nets::InitSpec init;
 };
 
-std::string number_text(const toml::node& n) {
-    if (const auto* s = n.as_string()) return s->get();
-    return std::to_string(n.value<long long>().value());
-}
-
 Instance read_case(const std::filesystem::path& file) {
     const toml::table t = toml::parse_file(file.string());
     Instance c;
@@ -42,21 +38,7 @@ Instance read_case(const std::filesystem::path& file) {
     c.expect = t["expect"].value_or(std::string());
     if (const auto* l = t["labels"].as_array())
         for (const auto& v : *l) c.labels.push_back(v.value_or(std::string()));
-    if (c.verifier != "bf/theorem2_three_point") return c;
-    for (const auto& row : *t["x"].as_array()) {
-        std::vector<std::string> r;
-        for (const auto& v : *row.as_array()) r.push_back(number_text(v));
-        c.spec.x.push_back(r);
-    }
-    for (const auto& v : *t["y"].as_array()) c.spec.y.push_back(number_text(v));
-    c.spec.bias = t["bias"].value_or(false);
-    const std::string kind = t["init"].value_or(std::string("balanced_gaussian"));
-    c.init.kind = kind == "unbalanced_gaussian"      ? nets::InitKind::unbalanced_gaussian
-                  : kind == "dominated_uniform_ball" ? nets::InitKind::dominated_uniform_ball
-                                                     : nets::InitKind::balanced_gaussian;
-    c.init.m = static_cast<std::size_t>(t["m"].value<long long>().value());
-    c.init.seed = static_cast<std::uint64_t>(t["seed"].value<long long>().value());
-    c.init.lambda = number_text(*t.get("lambda"));
+    if (c.verifier == "bf/theorem2_three_point") flowcert::test_support::read_theorem2_instance(t, c.spec, c.init);
     return c;
 }
 
