@@ -222,7 +222,7 @@ std::string render_html(const Report& r, const PageContext& page) {
             const Check& c = checks[i];
             o << "<tr><td><a href=\"#" << check_anchor(i) << "\">" << html_escape(c.name) << "</a>"
               << (&c == head.decisive ? " <span class=\"muted\">(decides the verdict)</span>" : "") << "</td><td>"
-              << to_string(c.role) << "</td><td class=\"" << to_string(c.status) << "\">" << html_escape(status_text(c, r.verdict()))
+              << to_string(c.role) << "</td><td class=\"" << to_string(c.status) << "\">" << html_escape(status_text(c, v))
               << "</td><td>" << margin_html(c) << "</td><td>";
             for (const auto& e : c.enclosures) o << enclosure_html(e) << "<br>";
             o << "</td></tr>\n";
@@ -255,7 +255,7 @@ std::string render_html(const Report& r, const PageContext& page) {
           << "<table>\n<tr><th>#</th><th>check</th><th>status</th><th>margin</th><th>re-check</th><th>values</th>"
              "<th>reason</th></tr>\n";
         for (std::size_t i = 0; i < checks.size(); ++i)
-            if (checks[i].role == role) html_check_row(o, checks[i], i, page, r.verdict());
+            if (checks[i].role == role) html_check_row(o, checks[i], i, page, v);
         o << "</table>\n</details>\n";
     }
     o << "</section>\n";
@@ -346,7 +346,7 @@ std::string render_markdown(const Report& r, const PageContext& page) {
             std::string enc;
             for (const auto& e : c.enclosures) enc += (enc.empty() ? "" : "; ") + e.name + " " + enclosure_short(e);
             if (!c.implied_by.empty()) enc += "implied by " + std::to_string(c.implied_by.size()) + " checks";
-            o << "| " << i + 1 << " | " << cell(c.name) << " | " << cell(status_text(c, r.verdict())) << " | " << margin_text(c) << " | "
+            o << "| " << i + 1 << " | " << cell(c.name) << " | " << cell(status_text(c, v)) << " | " << margin_text(c) << " | "
               << recheck_text(c, page) << " | " << cell(enc) << " | " << cell(c.reason) << " |\n";
         }
         if (n > kOpenChecks) o << "\n</details>\n";
