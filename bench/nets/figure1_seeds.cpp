@@ -2,7 +2,7 @@
 // output weights, L(0), and the plain run's plateau read-offs (first iterate with L < 0.5 L(0), the loss there
 // and at the end). This is how the project's Figure-1 seed was chosen (docs/kh.md, "The seeded setting").
 //   bench_figure1_seeds [FIRST] [LAST] [STEPS] [INIT_SEED]     defaults 1 12 250000 1
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/figure1_gd.hpp>
 
 #include <cmath>

@@ -12,7 +12,7 @@
 // neuron-steps/s of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
 // the same shape (same m, same number of steps) in the same process, and their ratio.
 // Balanced Gaussian init, lambda = 1e-3.
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
 

@@ -4,7 +4,7 @@
 //   bench_lumped_gd [M] [ITERATIONS] [HANDOFF]      defaults 1000 40000 4000
 // Prints, for the rigorous run: CPU s of the per-neuron phase and of the lumped phase, per-neuron steps/s, us per
 // lumped step and the effective neuron-steps/s (m * N / CPU); the plain-double costs and the ratios.
-#include <flowcert/nets/lumped_gd.hpp>
+#include <flowcert/nets.hpp>
 
 #include "support/figure2_fixture.hpp"
 

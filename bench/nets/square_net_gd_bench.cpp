@@ -3,9 +3,7 @@
 // mean loss. Cost per GD step and its ratio to a plain-double step of the same shape in the same process.
 //   bench_square_net_gd [STEPS] [LOHNER]     LOHNER = number of neurons in the Lohner frame from step 0 (default 0)
 // Prints CPU and wall microseconds per step for both and the CPU ratio.
-#include <flowcert/nets/homogeneous.hpp>
-#include <flowcert/nets/random.hpp>
-#include <flowcert/nets/square_net_gd.hpp>
+#include <flowcert/nets.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -6,7 +6,7 @@
 // amplification), and its growth factor since the last line.
 //   bench_square_net_sensitivity [M] [D] [N] [DELTA] [STEPS] [EVERY] [DATA_SEED] [STEP] [INIT_SEED]
 //   defaults 10 20 30 0.1 100000 5000 1 0.005 1
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/figure1_gd.hpp>
 
 #include <cmath>

@@ -2,7 +2,7 @@
 //   bench_two_layer_flow flow M THREADS [T_END] [LAMBDA] [ORDER] [cross|nocross]
 //   bench_two_layer_flow gd M THREADS ITERATIONS
 // Prints one line per run: wall time, steps, widths. Balanced Gaussian init, seed 1.
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
 

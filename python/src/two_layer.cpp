@@ -3,7 +3,6 @@
 #include "bindings.hpp"
 
 #include <flowcert/nets.hpp>
-#include <flowcert/nets/two_layer_flow.hpp>
 
 #include <cmath>
 

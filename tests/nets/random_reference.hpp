@@ -8,7 +8,13 @@
 #include <cstdint>
 #include <string_view>
 
+// test_random_contracted compiles random.cpp itself, with the layer's definition FLOWCERT_NETS_INTERNAL and
+// without the layer's other headers (nor Eigen; tests/nets/CMakeLists.txt); every other test uses the umbrella.
+#if defined(FLOWCERT_NETS_INTERNAL)
 #include "flowcert/nets/random.hpp"
+#else
+#include <flowcert/nets.hpp>
+#endif
 
 namespace flowcert_test {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "flowcert/nets/alignment.hpp"
+#include <flowcert/nets.hpp>
 
 #include "../support/figure2_fixture.hpp"
 

@@ -8,8 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "flowcert/nets/covariance.hpp"
-#include "flowcert/nets/relu_regression.hpp"
+#include <flowcert/nets.hpp>
 
 #include "../proofs/rh/rh_fixture.hpp"
 

@@ -13,7 +13,7 @@
 // parking formula produces (dropping the a-bound misses the reference by ~2e-2 below).
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include "../support/figure2_fixture.hpp"  // balanced_init
 #include "../support/three_point_fixture.hpp"

@@ -13,8 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "flowcert/nets/homogeneous.hpp"
-#include "flowcert/nets/random.hpp"
+#include <flowcert/nets.hpp>
 
 using namespace flowcert;
 using namespace flowcert::nets;

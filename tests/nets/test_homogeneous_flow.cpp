@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "flowcert/nets/homogeneous_flow.hpp"
+#include <flowcert/nets.hpp>
 #include "flowcert/ode.hpp"
 
 using namespace flowcert;

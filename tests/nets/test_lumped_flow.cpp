@@ -98,7 +98,7 @@ TEST_CASE("a dropped factor in K_S makes the moment ODE disagree with the per-ne
 // is within kRefSlack = 1e-13 (relative to max(1, |value|)) of it, far below the distances a wrong
 // field produces (the mutation test: ~1e-2).
 
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 namespace {
 

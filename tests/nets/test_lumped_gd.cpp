@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/lumped_gd.hpp>
+#include <flowcert/nets.hpp>
 
 #include "../support/figure2_fixture.hpp"
 

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "flowcert/nets/random.hpp"
+#include <flowcert/nets.hpp>
 
 using flowcert::nets::RandomStream;
 

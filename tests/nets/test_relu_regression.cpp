@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "flowcert/nets/relu_regression.hpp"
+#include <flowcert/nets.hpp>
 
 #include "../proofs/rh/rh_fixture.hpp"
 

@@ -3,9 +3,7 @@
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
-#include <flowcert/nets/homogeneous.hpp>
-#include <flowcert/nets/random.hpp>
-#include <flowcert/nets/square_net_gd.hpp>
+#include <flowcert/nets.hpp>
 
 using namespace flowcert;
 using namespace flowcert::nets;

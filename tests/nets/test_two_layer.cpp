@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "flowcert/nets/random.hpp"
-#include "flowcert/nets/two_layer.hpp"
+#include <flowcert/nets.hpp>
 
 #include "../support/figure2_fixture.hpp"
 

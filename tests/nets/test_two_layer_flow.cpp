@@ -9,7 +9,7 @@
 // being far smaller than the distances a wrong tube (a dropped Taylor term, a wrong eta) produces.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include "../support/figure2_fixture.hpp"
 #include "../support/thread_reducer.hpp"

@@ -5,7 +5,7 @@
 // bench/mpi/flow_mpi_bench.cpp (their targets have tests/ on the include path: "support/figure2_fixture.hpp").
 #pragma once
 
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -8,7 +8,7 @@
 // tests/nets/test_lumped_flow.cpp and bench/nets/lumped_flow_bench.cpp.
 #pragma once
 
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cstddef>
 #include <cstdint>

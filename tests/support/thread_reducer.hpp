@@ -6,7 +6,7 @@
 // "../support/thread_reducer.hpp").
 #pragma once
 
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include <algorithm>
 #include <barrier>

@@ -4,7 +4,7 @@
 // relative path: "../support/three_point_fixture.hpp").
 #pragma once
 
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 namespace flowcert::test_support {
 

@@ -6,7 +6,7 @@
 //   (b) the rigorous GD run of nets::lumped_gd (per neuron up to the hand-off, then the all-active class lumped);
 //   (c) conclusions at the last iteration N: h(x_k) within tol of x_k^T beta*, every neuron in a closed all-active
 //       or all-inactive cone; and L(theta_t) >= L* for every t <= N (lib/flowcert/proofs/bf/gd_plateau.hpp).
-#include <flowcert/nets/lumped_gd.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cmath>
 

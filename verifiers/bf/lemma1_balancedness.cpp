@@ -7,7 +7,7 @@
 // for small neurons and weak for large ones). GD variant (optional keys gd_step, gd_iterations, gd_tol): the
 // exact per-step drift step^2 (<w,D>^2 - a^2 |D|^2) is enclosed at every iteration, its cumulative sum is
 // checked against gd_tol, and the O(step^2) constant is reported.
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include "bf_data.hpp"
 

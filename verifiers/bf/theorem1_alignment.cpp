@@ -10,7 +10,7 @@
 //        the bound c_{alpha0} lambda^eps of eq. (36) is ~1e49, above the a-priori bound 2 D_max of every gap, so
 //        that check is labelled trivially true; the certified log-log slopes between consecutive lambdas
 //        against the rate eps |D| / D_max are evidence.
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -9,7 +9,7 @@
 //   (c) the trapping argument from the box at T (lib/flowcert/proofs/bf/trap_*.hpp), every premise a step.
 // The conclusion is implied by the steps.
 // The tube's residuals: proofs/bf/tube_residuals.hpp; the tables: theorem2_report.hpp.
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include <algorithm>
 #include <array>

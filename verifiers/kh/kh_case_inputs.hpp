@@ -4,7 +4,7 @@
 
 #include <flowcert/cert.hpp>
 #include <flowcert/linalg.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cstdint>
 #include <initializer_list>

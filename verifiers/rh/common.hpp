@@ -4,8 +4,7 @@
 #pragma once
 
 #include <flowcert/cert.hpp>
-#include <flowcert/nets/random.hpp>
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/rh.hpp>
 
 #include <algorithm>

@@ -20,7 +20,7 @@
 #endif
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/two_layer_flow.hpp>
+#include <flowcert/nets.hpp>
 
 #include <mpi.h>
 

@@ -12,6 +12,10 @@
 // (IntervalMp at a stated precision). Library code: never prints; results carry a status and a reason.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 #include <flowcert/nets/two_layer.hpp>
 

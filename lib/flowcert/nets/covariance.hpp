@@ -12,6 +12,10 @@
 // stream Gaussians: exact data, whose law is N(0, Sigma) up to that rounding.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 
 #include <string>

@@ -27,6 +27,10 @@
 // (no 1/2, a sum; so ytilde = -l'(0, y) = 2y, App. E); the authors' Fig. 1 code uses the mean (c = 1/n).
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <Eigen/Core>
 
 #include <flowcert/linalg.hpp>

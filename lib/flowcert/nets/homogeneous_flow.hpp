@@ -18,6 +18,10 @@
 // kink of max(z,0)). ReLU (not C^1) and deeper feed-forward nets throw std::invalid_argument.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/nets/homogeneous.hpp>
 #include <flowcert/taylor.hpp>
 

@@ -23,6 +23,10 @@
 // Everything is IntervalD; no estimate enters an enclosure.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 #include <flowcert/nets/two_layer.hpp>
 

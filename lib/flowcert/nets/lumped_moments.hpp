@@ -12,6 +12,10 @@
 // sum_S ((M_S)_{aa} - tr (M_S)_{ww}) is constant [BF2025, Lemma 1] (a check, never used).
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 #include <flowcert/nets/two_layer.hpp>
 #include <flowcert/taylor.hpp>

@@ -22,6 +22,10 @@
 // enclosure as an approximation of something else (a generated double is an exact datum).
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <array>
 #include <cstdint>
 #include <span>

@@ -24,6 +24,10 @@
 // sum |x_k y_k| <= ||x|| ||y|| by Cauchy-Schwarz); the GD map runs in IntervalD.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 #include <flowcert/linalg.hpp>
 #include <flowcert/nets/covariance.hpp>

@@ -30,6 +30,10 @@
 // which the engine encloses and accumulates as a CHECK of the enclosures (never used to tighten them).
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/linalg.hpp>
 
 #include <Eigen/Core>

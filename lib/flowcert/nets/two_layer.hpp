@@ -15,6 +15,10 @@
 // Templates are instantiated for IntervalD and IntervalMp in two_layer.cpp.
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/interval.hpp>
 
 #include <cstddef>

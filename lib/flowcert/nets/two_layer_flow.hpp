@@ -32,6 +32,10 @@
 // are values (status, reason, time reached).
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/nets/two_layer.hpp>
 #include <flowcert/nets/two_layer_gd.hpp>
 #include <flowcert/ode.hpp>

@@ -3,6 +3,10 @@
 // "Gradient descent".
 #pragma once
 
+#if !defined(FLOWCERT_NETS_INTERNAL)
+#error "include <flowcert/nets.hpp>, not the internal headers"
+#endif
+
 #include <flowcert/nets/two_layer.hpp>
 
 #include <cstddef>

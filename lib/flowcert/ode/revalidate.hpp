@@ -27,7 +27,11 @@
 // Tube (`tube`): the tube pieces of every record (the integrator's, bit for bit).
 #pragma once
 
-#include <flowcert/ode.hpp>
+#if !defined(FLOWCERT_ODE_INTERNAL)
+#error "include <flowcert/ode.hpp>, not the internal headers"
+#endif
+
+#include "integrator.hpp"
 
 #include <string>
 #include <vector>

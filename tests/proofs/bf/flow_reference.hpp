@@ -4,7 +4,7 @@
 // it to show that a conclusion is false on an instance (loss far below L*), with a step-size check.
 #pragma once
 
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // sampling of the circle, and hand-checked values of the Figure-2 and Assumption-3 data.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
 #include <algorithm>

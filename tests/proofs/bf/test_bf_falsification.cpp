@@ -5,7 +5,7 @@
 // the loss at L* on a certified instance, so the simulation itself does not escape the plateau.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
 #include <toml++/toml.h>

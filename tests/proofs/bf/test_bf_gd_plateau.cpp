@@ -4,7 +4,7 @@
 // the closed-cone classification.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
 #include "../../support/figure2_fixture.hpp"

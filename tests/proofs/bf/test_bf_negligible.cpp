@@ -6,7 +6,7 @@
 // of unknown sign stays unclassified.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
 #include <array>

@@ -10,7 +10,7 @@
 // monotonicity in Gamma on a grid.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
 #include <array>

@@ -3,7 +3,7 @@
 // inconsistent and residual_bound must stop with std::logic_error (the verifier's ERROR), never keep one of them.
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf/three_point.hpp>
 #include <flowcert/proofs/bf/trap_steps.hpp>
 

@@ -2,7 +2,7 @@
 // (x, y, bias; init, m, seed, lambda), read as the tests' reference flows need them (flow_reference.hpp).
 #pragma once
 
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 #include <toml++/toml.h>
 

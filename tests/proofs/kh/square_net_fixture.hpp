@@ -2,8 +2,7 @@
 // mean loss of the authors' Figure-1 code (c = 1/n), and the project's seeded initial direction.
 #pragma once
 
-#include <flowcert/nets/homogeneous.hpp>
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/square_net_saddle.hpp>
 
 #include <Eigen/Eigenvalues>

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh.hpp>  // the whole kh proof wing: the umbrella compiles
 
 using namespace flowcert;

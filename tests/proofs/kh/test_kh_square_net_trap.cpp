@@ -1,7 +1,7 @@
 // Tests of the plateau trap ingredients at the first saddle of v^T (W x)^2 (proofs/kh/square_net_trap).
 #include <catch2/catch.hpp>
 
-#include <flowcert/nets/square_net_gd.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/square_net_trap.hpp>
 
 #include <Eigen/Eigenvalues>

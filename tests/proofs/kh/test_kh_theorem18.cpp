@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <flowcert/proofs/kh/theorem18_units.hpp>
-#include "flowcert/nets/homogeneous_flow.hpp"
+#include <flowcert/nets.hpp>
 
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;

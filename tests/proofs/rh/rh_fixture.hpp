@@ -5,8 +5,7 @@
 #include <boost/multiprecision/gmp.hpp>
 #include <boost/multiprecision/mpfr.hpp>
 
-#include <flowcert/nets/random.hpp>
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cmath>
 #include <span>

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "flowcert/nets/random.hpp"
+#include <flowcert/nets.hpp>
 #include "flowcert/proofs/rh/concentration.hpp"
 
 using namespace flowcert;

@@ -20,8 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "flowcert/nets/random.hpp"
-#include "flowcert/nets/relu_regression.hpp"
+#include <flowcert/nets.hpp>
 
 using namespace flowcert;
 using namespace flowcert::nets::rh;

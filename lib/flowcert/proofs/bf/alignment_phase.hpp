@@ -4,7 +4,7 @@
 #pragma once
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets.hpp>
 
 #include <cstddef>
 #include <vector>

@@ -12,7 +12,7 @@
 #pragma once
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/lumped_gd.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf/theorem2_data.hpp>
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 
 #include <array>
 #include <cstddef>

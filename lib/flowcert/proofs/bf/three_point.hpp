@@ -7,7 +7,7 @@
 #pragma once
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/alignment.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf/theorem2_data.hpp>
 
 #include <array>

@@ -1,8 +1,7 @@
 // The certified Figure-1 GD run; see figure1_gd.hpp.
 #include "flowcert/proofs/kh/figure1_gd.hpp"
 
-#include <flowcert/nets/homogeneous.hpp>
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 
 #include <algorithm>
 #include <cmath>

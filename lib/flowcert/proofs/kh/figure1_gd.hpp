@@ -4,7 +4,7 @@
 // sup |L_k - L_ref| over step ranges.
 #pragma once
 
-#include <flowcert/nets/square_net_gd.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/square_net_saddle.hpp>
 
 #include <cstdint>

@@ -26,7 +26,7 @@
 
 #include <flowcert/interval.hpp>
 #include <flowcert/linalg.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include <flowcert/nets/random.hpp>
+#include <flowcert/nets.hpp>
 
 namespace flowcert::proofs::kh {
 

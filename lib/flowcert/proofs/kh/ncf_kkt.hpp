@@ -32,7 +32,7 @@
 //    tangent_spectrum, N(w*).
 #pragma once
 
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 
 #include <Eigen/Core>
 

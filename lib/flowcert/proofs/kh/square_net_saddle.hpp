@@ -24,7 +24,7 @@
 #pragma once
 
 #include <flowcert/linalg.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 
 #include <Eigen/Core>
 

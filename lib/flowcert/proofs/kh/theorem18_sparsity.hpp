@@ -5,7 +5,7 @@
 #pragma once
 
 #include <flowcert/interval.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 
 #include <Eigen/Core>

@@ -17,7 +17,7 @@
 #include <flowcert/interval.hpp>
 #include <flowcert/ode.hpp>
 #include <flowcert/linalg.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/format.hpp>
 #include <flowcert/taylor.hpp>
 

@@ -17,7 +17,7 @@
 // (the box also holds non-symmetric members: a superset, still sound).
 #pragma once
 
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // bounds (a re-checkable relation), so they are returned as enclosures, not as statuses.
 #pragma once
 
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 
 namespace flowcert::proofs::rh {
 

@@ -8,7 +8,7 @@
 // (s = +1 where P is active, -1 where inactive).
 #pragma once
 
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 
 #include <string>
 #include <vector>

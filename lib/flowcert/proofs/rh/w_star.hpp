@@ -5,7 +5,7 @@
 // feasibility) prove the guess: KKT is sufficient for this convex QP and strong convexity gives uniqueness.
 #pragma once
 
-#include <flowcert/nets/relu_regression.hpp>
+#include <flowcert/nets.hpp>
 
 #include <string>
 #include <vector>
