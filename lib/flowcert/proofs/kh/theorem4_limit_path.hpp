@@ -1,6 +1,5 @@
 // lib/flowcert/proofs/kh/theorem4_limit_path.hpp -- the pieces of kh/theorem4_limit_path that tests use too:
-// closed-form limiting paths p(t) [KH2025, Thm 4], the difference system of two solutions of the same
-// gradient flow, and the certified sup distance sup_{|t| <= T~} ||psi(t + s, delta w0) - p(t)||.
+// closed-form limiting paths p(t) [KH2025, Thm 4] and the certified sup distance sup_{|t| <= T~} ||psi(t + s, delta w0) - p(t)||.
 //
 // Closed forms (derived in docs/kh.md, section `kh/theorem4_limit_path`, and checked in
 // tests/proofs/kh/test_kh_theorem4.cpp against a 50-digit Runge-Kutta integration):
@@ -20,6 +19,7 @@
 #include <flowcert/nets/homogeneous.hpp>
 #include <flowcert/proofs/kh/format.hpp>
 #include <flowcert/taylor.hpp>
+#include <flowcert/taylor/field_transforms.hpp>
 
 #include <Eigen/Core>
 
@@ -30,62 +30,6 @@
 #include <vector>
 
 namespace flowcert::proofs::kh {
-
-// ---- vector-field transformations ----------------------------------------------------------------
-
-// Copies the DAG of `f` into `g`, with variable i replaced by vars[i]; returns the images of f's nodes.
-inline std::vector<taylor::Expr> copy_dag(const taylor::VectorField& f, taylor::VectorField& g,
-                                          const std::vector<taylor::Expr>& vars) {
-    using taylor::Op;
-    std::vector<taylor::Expr> img;
-    img.reserve(f.nodes().size());
-    for (const taylor::Node& nd : f.nodes()) {
-        switch (nd.op) {
-            case Op::Var: img.push_back(vars[static_cast<std::size_t>(nd.index)]); break;
-            case Op::Param: img.push_back(g.par(nd.index)); break;
-            case Op::Const: img.push_back(g.constant(f.constants()[static_cast<std::size_t>(nd.index)])); break;
-            case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
-                img.push_back(g.binary(nd.op, img[static_cast<std::size_t>(nd.a)], img[static_cast<std::size_t>(nd.b)]));
-                break;
-            default: img.push_back(g.unary(nd.op, img[static_cast<std::size_t>(nd.a)])); break;
-        }
-    }
-    return img;
-}
-
-// x' = -f(x): the time-reversed flow (psi(-t, x0) of the original field).
-inline taylor::VectorField reversed_field(const taylor::VectorField& f) {
-    taylor::VectorField g(f.variables(), f.parameters());
-    std::vector<taylor::Expr> vars;
-    for (int i = 0; i < f.dimension(); ++i) vars.push_back(g.var(i));
-    const auto img = copy_dag(f, g, vars);
-    std::vector<taylor::Expr> rhs;
-    for (int o : f.outputs()) rhs.push_back(-img[static_cast<std::size_t>(o)]);
-    g.set_rhs(rhs);
-    return g;
-}
-
-// The difference system of two solutions p(t), x(t) = p(t) + e(t) of x' = f(x):
-//   p' = f(p),   e' = f(p + e) - f(p)
-// (variables p_0..p_{n-1}, e_0..e_{n-1}; same parameters). Integrating it keeps e = x - p as a state,
-// so its enclosure does not lose the correlation between x and p.
-inline taylor::VectorField difference_field(const taylor::VectorField& f) {
-    const int n = f.dimension();
-    std::vector<std::string> names;
-    for (const auto& v : f.variables()) names.push_back("p_" + v);
-    for (const auto& v : f.variables()) names.push_back("e_" + v);
-    taylor::VectorField g(names, f.parameters());
-    std::vector<taylor::Expr> pv, xv;
-    for (int i = 0; i < n; ++i) pv.push_back(g.var(i));
-    for (int i = 0; i < n; ++i) xv.push_back(pv[static_cast<std::size_t>(i)] + g.var(n + i));
-    const auto fp = copy_dag(f, g, pv);
-    const auto fx = copy_dag(f, g, xv);
-    std::vector<taylor::Expr> rhs;
-    for (int o : f.outputs()) rhs.push_back(fp[static_cast<std::size_t>(o)]);
-    for (int o : f.outputs()) rhs.push_back(fx[static_cast<std::size_t>(o)] - fp[static_cast<std::size_t>(o)]);
-    g.set_rhs(rhs);
-    return g;
-}
 
 // ---- closed-form limiting path ----------------------------------------------------------------------
 
@@ -166,7 +110,7 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
     if (out.tau_start != 0) {
         const bool back = out.tau_start < 0;
         opt.record_tubes = false;
-        const auto r = back ? ode::integrate<I>(reversed_field(loss), params, x0, -tau_a, {}, opt, bits)
+        const auto r = back ? ode::integrate<I>(taylor::reversed(loss), params, x0, -tau_a, {}, opt, bits)
                             : ode::integrate<I>(loss, params, x0, tau_a, {}, opt, bits);
         out.steps_before = r.steps;
         if (!r.ok()) {
@@ -197,7 +141,7 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
             last = t;
         }
     opt.record_tubes = true;
-    const taylor::VectorField diff = difference_field(loss);
+    const taylor::VectorField diff = taylor::difference_field(loss);
     const auto r = ode::integrate<I>(diff, params, z0, D, outs, opt, bits);
     out.steps_window = r.steps;
     if (!r.ok()) {
