@@ -16,3 +16,4 @@
 #include "flowcert/proofs/kh/square_net_trap.hpp"     // Figure 1: the plateau trap
 #include "flowcert/proofs/kh/figure1_gd.hpp"          // Figure 1: the certified GD run driver
 #include "flowcert/proofs/kh/theorem18_steps.hpp"     // Theorem 18: the proof steps of one instance (zero preservation, tubes, sweep point)
+#include "flowcert/proofs/kh/theorem4_steps.hpp"      // Theorem 4: the proof steps of one instance (cap, shift, closed-form path selection, sweep point)
