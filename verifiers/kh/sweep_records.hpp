@@ -57,4 +57,20 @@ template <flowcert::Interval I> const char* side_of(const I& slope, const I& exp
     return flowcert::certainly_less_equal(exponent, slope) ? "above" : (flowcert::certainly_less(slope, exponent) ? "below" : "?");
 }
 
+// The exhibited constant of a power law on a sweep: C~ (chosen from the first point by the caller) is our choice, so
+// E(delta_i) <= C~ delta_i^kappa for every other point is a step named name(delta_i), with the right-hand side
+// bound(i) (a proof step's enclosure); a point whose E was not enclosed fails its step. The names join `premises`.
+template <flowcert::Interval I, class Bound, class Name>
+void power_law_steps(flowcert::cert::Report& rep, const std::vector<I>& E, const std::vector<bool>& have,
+                     const std::vector<std::string>& deltas, const Bound& bound, const Name& name, const std::string& cite,
+                     std::vector<std::string>& premises) {
+    for (std::size_t i = 1; i < deltas.size(); ++i) {
+        premises.push_back(name(deltas[i]));
+        if (!have[i])
+            rep.step(name(deltas[i]), cite).holds(false, "E(delta) not enclosed");
+        else
+            rep.step(name(deltas[i]), cite).le({"E(delta)", E[i]}, {"C~ delta^kappa", bound(i)});
+    }
+}
+
 }  // namespace khsweep

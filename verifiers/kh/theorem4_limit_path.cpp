@@ -65,16 +65,7 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     const int grid = in.has("window_grid") ? static_cast<int>(in.integer("window_grid")) : 400;
     ode::Options opt;
     if (in.has("taylor_order")) opt.order = static_cast<int>(in.integer("taylor_order"));
-    cert::Table& sw = rep.table("delta sweep: E(delta) = sup_{|t| <= T~} |psi(t + s_delta, delta w0) - p(t)|",
-                                {"delta", "shift s_delta", "steps (to window / window)", "E(delta) enclosure",
-                                 "argmax t (approx.)", "wall s"});
-    cert::SweepPlot sp{.title = "E(delta) (certified error bars) on log-log axes", .x_label = "delta",
-                       .y_label = "sup |psi - p| on the window"};
-    cert::TubePlot dp{.title = "|psi(t + s_delta, delta w0) - p(t)| (certified, per step) for each delta",
-                      .x_label = "t", .y_label = "distance"};
-    dp.log_y = true;
-    cert::TubePlot tp{.title = "tubes of psi(t + s_delta, delta w0) (largest and smallest delta) vs p(t)",
-                      .x_label = "t", .y_label = "coordinate"};
+    kh4::SweepPlots<I> plots(rep);
     const std::size_t m = s.deltas.size();
     const auto records = ctx.sweep(m, [&](std::size_t q) {
         const khreport::Stopwatch point_clock;
@@ -95,28 +86,10 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
         have.push_back(wd.ok);
         ds_i.push_back(delta);
         E.push_back(wd.ok ? IntervalTraits<I>::bounds(wd.sup_lower, wd.sup_upper, s.bits) : constant_like(e.Delta, 1));
-        sw.add_row({s.deltas[q], to_string(shift, 10), std::to_string(wd.steps_before) + " / " + std::to_string(wd.steps_window),
-                    wd.ok ? to_string(E.back(), 8) : "not certified", fmt(wd.argmax_t), fmt(secs, 3)});
-        if (!wd.ok) continue;
-        sp.add_point("E(delta)", mid(delta), E.back());
-        for (const auto& pc : wd.pieces) {
-            const double t_mid = 0.5 * (pc.t_lo + pc.t_hi);
-            dp.add_point("delta = " + s.deltas[q], t_mid, IntervalTraits<I>::bounds(std::max(lower(pc.distance), 1e-300), upper(pc.distance), s.bits));
-            if (q == 0 || q + 1 == m)
-                for (int j = 0; j < s.P; ++j)
-                    if (kh4::drawn(j, s.P, e.form.kstar))
-                        tp.add_point(s.arch.parameter_name(j) + ", delta = " + s.deltas[q], t_mid, pc.x[static_cast<std::size_t>(j)]);
-        }
+        plots.row(s.deltas[q], shift, wd, E.back(), secs);
+        if (wd.ok) plots.window(s.deltas[q], delta, E.back(), wd, q == 0 || q + 1 == m, s.arch, e.form.kstar, s.bits);
     }
-    for (int j = 0; j < s.P; ++j) {  // p(t) lines
-        if (!kh4::drawn(j, s.P, e.form.kstar)) continue;
-        std::vector<double> xs, vs;
-        for (int k = 0; k <= 200; ++k) {
-            xs.push_back(-mid(e.Ttilde) + 2 * mid(e.Ttilde) * k / 200);
-            vs.push_back(mid(path.at(IntervalTraits<I>::exact(xs.back(), s.bits))[static_cast<std::size_t>(j)]));
-        }
-        tp.add_line("p: " + s.arch.parameter_name(j), xs, vs);
-    }
+    plots.path_lines(path, e.Ttilde, s.arch, e.form.kstar, s.bits);
     // Certified log-log slopes between consecutive deltas: evidence beside the asymptotic rate (Theorem 4 holds
     // "for all sufficiently small delta"; a finite slope below kappa refutes nothing).
     cert::Table& sl = rep.table("certified log-log slopes of E(delta)",
@@ -137,17 +110,12 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     if (have[0] && certainly_positive(E[0])) {
         const double Ct = power_law_constant(E[0], ds_i[0], rates.kappa);
         st.add_row({"C~ (eq. (6))", fmt(Ct, 17), "E(delta) <= C~ delta^kappa on the whole sweep (checks below)"});
-        for (std::size_t i = 1; i < m; ++i) {
-            premises.push_back(nm::bound(s.deltas[i]));
-            if (!have[i])
-                rep.step(nm::bound(s.deltas[i]), "[KH2025, Thm 4, eq. (6)]").holds(false, "E(delta) not enclosed");
-            else
-                rep.step(nm::bound(s.deltas[i]), "[KH2025, Thm 4, eq. (6)]")
-                    .le({"E(delta)", E[i]}, {"C~ delta^kappa", power_law_bound(Ct, rates.kappa, ds_i[i], s.bits)});
-        }
-        sp.references.push_back({"C~ delta^kappa (Thm 4)", Ct, mid(rates.kappa)});
+        khsweep::power_law_steps(
+            rep, E, have, s.deltas, [&](std::size_t i) { return power_law_bound(Ct, rates.kappa, ds_i[i], s.bits); }, nm::bound,
+            "[KH2025, Thm 4, eq. (6)]", premises);
+        plots.sweep_plot().references.push_back({"C~ delta^kappa (Thm 4)", Ct, mid(rates.kappa)});
         if (have[m - 1])
-            sp.references.push_back({"slope Dmax/(2N*)", mid(E[m - 1]) / std::pow(mid(ds_i[m - 1]), mid(rates.rate)), mid(rates.rate)});
+            plots.sweep_plot().references.push_back({"slope Dmax/(2N*)", mid(E[m - 1]) / std::pow(mid(ds_i[m - 1]), mid(rates.rate)), mid(rates.rate)});
     }
     rep.conclusion(nm::CONCL, "[KH2025, Thm 4, eq. (6)]")
         .statement("for the exhibited shift T1 + ln(1/b)/(2N*) + ln(1/delta)/(2N*) and constant C~: sup_|t|<=T~ "
@@ -160,9 +128,7 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
             .within({"last certified slope", slopes.back()}, {"Delta_max/(2N*) - tolerance", rates.rate - tol},
                     {"Delta_max/(2N*) + tolerance", rates.rate + tol});
     }
-    rep.add_plot(sp);
-    rep.add_plot(dp);
-    rep.add_plot(tp);
+    plots.finish(rep);
 }
 
 template <Interval I>
@@ -214,11 +180,7 @@ void run_typed(cert::Context& ctx) {
     // Theorem 4's hypothesis: w0 is in the stable set of a Delta-second-order positive KKT point w*.
     rep.hypothesis(nm::NPOS, "[KH2025, Sec. 2 (positive KKT point)]").positive({"N(w*)", e.Nstar});
     rep.hypothesis(nm::DPOS, "[KH2025, Sec. 2; Lemma 20, eq. (15)]").positive({"Delta_max = 2 N(w*) - lambda_max(Q^T Hess N Q)", e.Dmax});
-    cert::Table& kt = rep.table("KKT point and NCF quantities (certified enclosures)", {"quantity", "enclosure"});
-    for (int j = 0; j < s.P; ++j) kt.add_row({"w*: " + s.arch.parameter_name(j), to_string(kkt.u(j), 17)});
-    kt.add_row({"N(w*)", to_string(e.Nstar, 17)});
-    kt.add_row({"Delta_max", to_string(e.Dmax, 17)});
-    kt.add_row({"Delta_max/(2N*) (actual rate, spec 6.3)", to_string(theorem4_rates(e.Dmax, e.Dmax, e.Nstar).rate, 12)});
+    cert::Table& kt = kh4::kkt_table(rep, s.arch, kkt.u, e.Nstar, e.Dmax, theorem4_rates(e.Dmax, e.Dmax, e.Nstar).rate);
     if (!certainly_positive(e.Dmax) || !certainly_positive(e.Nstar)) {
         rep.note("premise failed: w* is not a Delta-second-order positive KKT point for any Delta > 0, so Theorem 4 "
                  "says nothing about this w0; the stable-set certificate and the delta sweep are not run");

@@ -130,4 +130,78 @@ inline bool drawn(int j, int P, int kstar) {
     return !(P > 4 && j != kstar % (P / 2) && j != kstar % (P / 2) + P / 2 && j != (kstar + 1) % (P / 2));
 }
 
+// The sweep table and the three plots of E(delta), of the distances per step and of the tubes vs p(t).
+template <flowcert::Interval I>
+class SweepPlots {
+public:
+    explicit SweepPlots(flowcert::cert::Report& rep)
+        : sw_(rep.table("delta sweep: E(delta) = sup_{|t| <= T~} |psi(t + s_delta, delta w0) - p(t)|",
+                        {"delta", "shift s_delta", "steps (to window / window)", "E(delta) enclosure", "argmax t (approx.)",
+                         "wall s"})) {
+        dp_.log_y = true;
+    }
+    // The row of one delta (E: its enclosure when the window distance was certified).
+    void row(const std::string& ds, const I& shift, const pk::WindowDistance<I>& wd, const I& E, double seconds) {
+        using flowcert::to_string;
+        sw_.add_row({ds, to_string(shift, 10), std::to_string(wd.steps_before) + " / " + std::to_string(wd.steps_window),
+                     wd.ok ? to_string(E, 8) : "not certified", fmt(wd.argmax_t), fmt(seconds, 3)});
+    }
+    // The points of a certified delta; the coordinates of psi only for the largest and smallest delta (`states`).
+    void window(const std::string& ds, const I& delta, const I& E, const pk::WindowDistance<I>& wd, bool states,
+                const flowcert::nets::HomogeneousArchitecture& arch, int kstar, long bits) {
+        sp_.add_point("E(delta)", flowcert::mid(delta), E);
+        const int P = arch.parameter_count();
+        for (const auto& pc : wd.pieces) {
+            const double t_mid = 0.5 * (pc.t_lo + pc.t_hi);
+            dp_.add_point("delta = " + ds, t_mid,
+                          flowcert::IntervalTraits<I>::bounds(std::max(flowcert::lower(pc.distance), 1e-300), flowcert::upper(pc.distance), bits));
+            if (states)
+                for (int j = 0; j < P; ++j)
+                    if (drawn(j, P, kstar)) tp_.add_point(arch.parameter_name(j) + ", delta = " + ds, t_mid, pc.x[static_cast<std::size_t>(j)]);
+        }
+    }
+    // p(t) on the window (201 points) for the drawn coordinates.
+    void path_lines(const pk::LogisticLimitPath<I>& path, const I& Ttilde, const flowcert::nets::HomogeneousArchitecture& arch,
+                    int kstar, long bits) {
+        const int P = arch.parameter_count();
+        for (int j = 0; j < P; ++j) {
+            if (!drawn(j, P, kstar)) continue;
+            std::vector<double> xs, vs;
+            for (int k = 0; k <= 200; ++k) {
+                xs.push_back(-flowcert::mid(Ttilde) + 2 * flowcert::mid(Ttilde) * k / 200);
+                vs.push_back(flowcert::mid(path.at(flowcert::IntervalTraits<I>::exact(xs.back(), bits))[static_cast<std::size_t>(j)]));
+            }
+            tp_.add_line("p: " + arch.parameter_name(j), xs, vs);
+        }
+    }
+    flowcert::cert::SweepPlot& sweep_plot() { return sp_; }
+    void finish(flowcert::cert::Report& rep) {
+        rep.add_plot(sp_);
+        rep.add_plot(dp_);
+        rep.add_plot(tp_);
+    }
+
+private:
+    flowcert::cert::Table& sw_;
+    flowcert::cert::SweepPlot sp_{.title = "E(delta) (certified error bars) on log-log axes", .x_label = "delta",
+                                  .y_label = "sup |psi - p| on the window"};
+    flowcert::cert::TubePlot dp_{.title = "|psi(t + s_delta, delta w0) - p(t)| (certified, per step) for each delta",
+                                 .x_label = "t", .y_label = "distance"};
+    flowcert::cert::TubePlot tp_{.title = "tubes of psi(t + s_delta, delta w0) (largest and smallest delta) vs p(t)",
+                                 .x_label = "t", .y_label = "coordinate"};
+};
+
+// The table of the certified KKT point and the NCF quantities (more rows are added after the cap).
+template <flowcert::Interval I>
+flowcert::cert::Table& kkt_table(flowcert::cert::Report& rep, const flowcert::nets::HomogeneousArchitecture& arch,
+                                 const flowcert::linalg::IVector<I>& u, const I& Nstar, const I& Dmax, const I& rate) {
+    using flowcert::to_string;
+    flowcert::cert::Table& kt = rep.table("KKT point and NCF quantities (certified enclosures)", {"quantity", "enclosure"});
+    for (int j = 0; j < arch.parameter_count(); ++j) kt.add_row({"w*: " + arch.parameter_name(j), to_string(u(j), 17)});
+    kt.add_row({"N(w*)", to_string(Nstar, 17)});
+    kt.add_row({"Delta_max", to_string(Dmax, 17)});
+    kt.add_row({"Delta_max/(2N*) (actual rate, spec 6.3)", to_string(rate, 12)});
+    return kt;
+}
+
 }  // namespace kh4
