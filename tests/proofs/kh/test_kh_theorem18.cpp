@@ -1,7 +1,7 @@
 // Tests of the pieces of kh/theorem18_sparsity (lib/flowcert/proofs/kh/theorem18_units.hpp): the Lemma 16 units, and
 // the generic zero-preservation analysis and restriction of flowcert/taylor/field_transforms.hpp on the kh flow
-// fields (the rules themselves: tests/taylor/field_transforms_test.cpp). References: exact evaluations of the fields at random dyadic points (double
-// arithmetic on small dyadic numbers is exact here), closed forms of the slope.
+// fields (the rules themselves: tests/taylor/field_transforms_test.cpp). References: exact evaluations of the fields
+// at random dyadic points (double arithmetic on small dyadic numbers is exact here).
 #include <catch2/catch.hpp>
 
 #include <random>
