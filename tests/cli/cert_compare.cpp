@@ -1,4 +1,4 @@
-// cert_compare A.json B.json: exit 0 if the two JSON documents (certificates, or certify's
+// cert_compare [--ignore-provenance] A.json B.json: exit 0 if the two JSON documents (certificates, or certify's
 // summary.json) are equal once the timing fields are removed, and the certificate's top-level
 // "digest" (a SHA-256 over everything, timing included; `flowcert check` verifies it); otherwise
 // prints the first differing path and exits 1 (exit 3 if a file cannot be read as JSON). Used by
@@ -6,6 +6,8 @@
 // report a wall time ("sweep wall time 0.039 s", "wall time of search + certification: 0.0006 s")
 // are compared with the number after "wall time" masked, and table columns named "seconds",
 // "time (s)" or "wall ..." are masked, as are the values (not the labels) of a table named "timing".
+// --ignore-provenance also drops the whole `provenance` object (build, commit, command line, case path), for
+// certificates of two different builds (scripts/compare-certificates: behaviour unchanged by a refactor).
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -71,10 +73,12 @@ bool first_difference(const nlohmann::json& a, const nlohmann::json& b, const st
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::cerr << "usage: cert_compare A.json B.json\n";
+    const bool ignore_provenance = argc == 4 && std::string(argv[1]) == "--ignore-provenance";
+    if (argc != 3 && !ignore_provenance) {
+        std::cerr << "usage: cert_compare [--ignore-provenance] A.json B.json\n";
         return 3;
     }
+    if (ignore_provenance) ++argv;
     nlohmann::json j[2];
     for (int k = 0; k < 2; ++k) {
         try {
@@ -86,6 +90,7 @@ int main(int argc, char** argv) {
         }
         strip(j[k]);
         if (j[k].is_object()) j[k].erase("digest");
+        if (ignore_provenance && j[k].is_object()) j[k].erase("provenance");
     }
     if (first_difference(j[0], j[1], "")) {
         std::cout << "cert_compare: " << argv[1] << " and " << argv[2] << " differ (timing fields ignored)\n";

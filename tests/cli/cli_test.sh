@@ -9,6 +9,8 @@
 #   cli_test.sh usage VERIFIER FLOWCERT                --help exits 0; missing --case / unknown command exit 3
 #   cli_test.sh fuzz-check FLOWCERT VERIFIER CASE FUZZER  damaged and deeply nested certificates: exit 0/1/3, no signal
 #   cli_test.sh fifo FLOWCERT VERIFIER                 a FIFO as case file or certificate: exit 3, no hang
+#   cli_test.sh compare-certificates SCRIPT FLOWCERT VERIFIER CASE  two runs compare equal; a changed verdict,
+#                                                      a changed enclosure and a missing certificate do not
 #   cli_test.sh integrate-ends FLOWCERT                times and constants at and beyond the double range end
 #                                                      in exit 3 or a prompt INCONCLUSIVE (timeout 60 each)
 set -uo pipefail
@@ -169,6 +171,27 @@ integrate-ends)
     ends 3 "^flowcert integrate: --time: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1e-400
     ends 3 "^flowcert integrate: --output-times: 1e-400" --formula 'var:x; fun:-x;' --init 1 --time 1 --output-times 1e-400
     ends 0 "status: ok" --formula 'var:x; fun:-x;' --init 1 --time 1e-400 --precision 64 ;;
+compare-certificates)
+    script=$1 flowcert=$2 verifier=$3 case=$4
+    for run in a b; do
+        "$verifier" --case "$case" --out "$tmp/$run" --quiet > /dev/null 2>&1 || true
+    done
+    ls "$tmp"/a/*.json > /dev/null 2>&1 || fail "the verifier wrote no certificate"
+    "$script" "$tmp/a" "$tmp/b" || fail "two runs of one build do not compare equal"
+    cp -r "$tmp/b" "$tmp/c"
+    f=$(ls "$tmp"/c/*.json | head -1)
+    sed -i 's/"verdict": *"CERTIFIED"/"verdict": "INCONCLUSIVE"/' "$f"
+    "$script" "$tmp/a" "$tmp/c" > "$tmp/cmp" && fail "a changed verdict compared equal"
+    grep -q "verdict" "$tmp/cmp" || fail "the report does not name the verdict: $(cat "$tmp/cmp")"
+    rm -rf "$tmp/c"; cp -r "$tmp/b" "$tmp/c"; f=$(ls "$tmp"/c/*.json | head -1)
+    # one digit of the first stored enclosure bound changed
+    python3 -c "import re,sys; p=sys.argv[1]; s=open(p).read(); s=re.sub(r'(\"lo\": *\"-?)([0-9])', lambda m: m.group(1)+str((int(m.group(2))+1)%10), s, count=1); open(p,'w').write(s)" "$f"
+    "$script" "$tmp/a" "$tmp/c" > /dev/null && fail "a changed enclosure compared equal"
+    rm "$f"
+    "$script" "$tmp/a" "$tmp/c" > "$tmp/cmp" && fail "a missing certificate compared equal"
+    grep -q "only in" "$tmp/cmp" || fail "the missing certificate is not named"
+    "$script" "$tmp/a" > /dev/null 2>&1; [ $? -eq 3 ] || fail "one argument: exit code not 3"
+    ;;
 *) fail "unknown mode $mode" ;;
 esac
 echo PASS

@@ -14,3 +14,4 @@
 #include "flowcert/proofs/bf/trap_box.hpp"           // the box at T
 #include "flowcert/proofs/bf/trap_steps.hpp"         // steps 2-6 as functions of (box, Gamma)
 #include "flowcert/proofs/bf/trap_fixed_point.hpp"   // step 7: the choice of Gamma
+#include "flowcert/proofs/bf/tube_residuals.hpp"     // the residuals and the loss on a tube step (lumped classes met)
