@@ -5,6 +5,7 @@
 
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/theorem4_limit_path.hpp>
 
 #include <string>
 #include <vector>
@@ -141,6 +142,35 @@ inline void validate(const flowcert::cert::Case& c) {
     for (std::size_t i = 0; i + 1 < ds.size(); ++i)
         if (!flowcert::certainly_less(flowcert::IntervalD::from_decimal(ds[i + 1]), flowcert::IntervalD::from_decimal(ds[i])))
             c.fail("deltas", "must be strictly decreasing");
+}
+
+// The start of Newton for w* (non-rigorous; certified afterwards): the case's kkt_start, or the direction of the
+// NCF flow from w0 at large t (Euler iterates); records which.
+inline Eigen::VectorXd newton_start(const flowcert::cert::Case& in, flowcert::cert::Report& rep, int P,
+                                    const flowcert::nets::Ncf<double>& ncf_d, const Eigen::VectorXd& w0d) {
+    Eigen::VectorXd start;
+    if (in.has("kkt_start")) {
+        const auto sp = in.number_strings("kkt_start");
+        if (static_cast<int>(sp.size()) != P) in.fail("kkt_start", "need one entry per parameter");
+        start.resize(P);
+        for (int j = 0; j < P; ++j) start(j) = flowcert::mid(flowcert::IntervalD::from_decimal(sp[static_cast<std::size_t>(j)]));
+        rep.note("w*: Newton (double, non-rigorous) from the case's kkt_start, then certified");
+    } else {
+        start = flowcert::proofs::kh::ncf_flow_direction_nonrigorous(ncf_d, w0d, 20000);
+        rep.note("w*: the direction of the NCF flow from w0 at large t (non-rigorous Euler iterates), polished by "
+                 "Newton in double, then certified; that w0 really converges to it is the stable-set check below");
+    }
+    return start;
+}
+
+// The case's limit_path must fit its model (and weighted squares its unit inputs): bad input otherwise.
+template <flowcert::Interval I>
+void check_closed_form_shape(const flowcert::cert::Case& in, const Instance<I>& s, bool diagonal) {
+    using flowcert::nets::ModelKind;
+    if (!diagonal && s.arch.kind != ModelKind::weighted_squares) in.fail("limit_path", "weighted_squares needs a weighted-squares model");
+    if (!diagonal && s.sample_of.empty())
+        in.fail("inputs", "limit_path = weighted_squares needs the inputs x_i = unit vectors e_k in some order (written 1 / 0)");
+    if (diagonal && s.arch.kind != ModelKind::diagonal) in.fail("limit_path", "diagonal needs the diagonal model");
 }
 
 }  // namespace kh4

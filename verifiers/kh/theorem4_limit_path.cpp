@@ -92,17 +92,7 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     plots.path_lines(path, e.Ttilde, s.arch, e.form.kstar, s.bits);
     // Certified log-log slopes between consecutive deltas: evidence beside the asymptotic rate (Theorem 4 holds
     // "for all sufficiently small delta"; a finite slope below kappa refutes nothing).
-    cert::Table& sl = rep.table("certified log-log slopes of E(delta)",
-                                {"delta_i+1", "delta_i", "slope enclosure", "kappa = Delta/(Delta+8N*)", "Delta_max/(2N*)"});
-    std::vector<I> slopes;
-    const auto slope = khsweep::consecutive_slopes(E, ds_i, have);
-    for (std::size_t i = 0; i + 1 < m; ++i) {
-        if (!slope[i]) continue;  // E not certainly positive or not enclosed: no bounded slope
-        slopes.push_back(*slope[i]);
-        sl.add_row({s.deltas[i + 1], s.deltas[i], to_string(*slope[i], 8), to_string(rates.kappa, 8), to_string(rates.rate, 8)});
-        rep.evidence("slope >= Delta/(Delta+8N*) on [" + s.deltas[i + 1] + ", " + s.deltas[i] + "]", "[KH2025, Thm 4, eq. (6)]")
-            .le({"kappa = Delta/(Delta+8N*)", rates.kappa}, {"certified log-log slope", *slope[i]});
-    }
+    const std::vector<I> slopes = kh4::slopes_table(rep, E, ds_i, have, s.deltas, rates);
     // The exhibited C~ := E(delta_1)/delta_1^kappa rounded up to a double; E(delta) <= C~ delta^kappa for the other
     // deltas are steps (C~ is our choice), and the theorem's bound on the sweep is implied by them.
     std::vector<std::string> premises = {nm::KKT, nm::NPOS, nm::DPOS, nm::STABLE, nm::DLE, nm::C0, nm::PCF};
@@ -154,18 +144,7 @@ void run_typed(cert::Context& ctx) {
     if (s.L != 2) throw std::logic_error("kh/theorem4_limit_path: a model of order " + std::to_string(s.L) + " passed the schema");
 
     // ---- w*: the KKT point the NCF flow from w0 aligns with (or the case's start) -----------------------------
-    Eigen::VectorXd start;
-    if (in.has("kkt_start")) {
-        const auto sp = in.number_strings("kkt_start");
-        if (static_cast<int>(sp.size()) != s.P) in.fail("kkt_start", "need one entry per parameter");
-        start.resize(s.P);
-        for (int j = 0; j < s.P; ++j) start(j) = mid(IntervalD::from_decimal(sp[static_cast<std::size_t>(j)]));
-        rep.note("w*: Newton (double, non-rigorous) from the case's kkt_start, then certified");
-    } else {
-        start = ncf_flow_direction_nonrigorous(ncf_d, w0d, 20000);
-        rep.note("w*: the direction of the NCF flow from w0 at large t (non-rigorous Euler iterates), polished by "
-                 "Newton in double, then certified; that w0 really converges to it is the stable-set check below");
-    }
+    const Eigen::VectorXd start = kh4::newton_start(in, rep, s.P, ncf_d, w0d);
     const KktCandidateNonrigorous cand = polish_kkt_point_nonrigorous(ncf_d, start, 20);
     const KktExistence<I> kkt = prove_kkt_point(ncf, cand.u, cand.mu);
     rep.hypothesis(nm::KKT, "[KH2025, Sec. 2; Krawczyk 1969]")
@@ -225,10 +204,7 @@ void run_typed(cert::Context& ctx) {
 
     // ---- closed-form p(t) --------------------------------------------------------------------------------
     const bool diagonal = in.string("limit_path") == "diagonal";
-    if (!diagonal && s.arch.kind != ModelKind::weighted_squares) in.fail("limit_path", "weighted_squares needs a weighted-squares model");
-    if (!diagonal && s.sample_of.empty())
-        in.fail("inputs", "limit_path = weighted_squares needs the inputs x_i = unit vectors e_k in some order (written 1 / 0)");
-    if (diagonal && s.arch.kind != ModelKind::diagonal) in.fail("limit_path", "diagonal needs the diagonal model");
+    kh4::check_closed_form_shape(in, s, diagonal);
     e.form = theorem4_closed_form(diagonal, s.arch, s.data.X, s.data.y, ncf.ytilde(), loss_scale<I>(s.norm, s.n, s.data.y(0)),
                                   kkt, e.shift.c0, s.sample_of);
     if (!e.form.error.empty()) in.fail(e.form.error_key, e.form.error);

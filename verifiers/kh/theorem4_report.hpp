@@ -204,4 +204,24 @@ flowcert::cert::Table& kkt_table(flowcert::cert::Report& rep, const flowcert::ne
     return kt;
 }
 
+// Certified log-log slopes of E between consecutive deltas: evidence beside the asymptotic rate (Theorem 4 holds
+// "for all sufficiently small delta"; a finite slope below kappa refutes nothing), and their table. Returns them.
+template <flowcert::Interval I>
+std::vector<I> slopes_table(flowcert::cert::Report& rep, const std::vector<I>& E, const std::vector<I>& deltas,
+                            const std::vector<bool>& have, const std::vector<std::string>& ds, const pk::Theorem4Rates<I>& rates) {
+    using flowcert::to_string;
+    flowcert::cert::Table& sl = rep.table("certified log-log slopes of E(delta)",
+                                          {"delta_i+1", "delta_i", "slope enclosure", "kappa = Delta/(Delta+8N*)", "Delta_max/(2N*)"});
+    std::vector<I> slopes;
+    const auto slope = khsweep::consecutive_slopes(E, deltas, have);
+    for (std::size_t i = 0; i + 1 < ds.size(); ++i) {
+        if (!slope[i]) continue;  // E not certainly positive or not enclosed: no bounded slope
+        slopes.push_back(*slope[i]);
+        sl.add_row({ds[i + 1], ds[i], to_string(*slope[i], 8), to_string(rates.kappa, 8), to_string(rates.rate, 8)});
+        rep.evidence("slope >= Delta/(Delta+8N*) on [" + ds[i + 1] + ", " + ds[i] + "]", "[KH2025, Thm 4, eq. (6)]")
+            .le({"kappa = Delta/(Delta+8N*)", rates.kappa}, {"certified log-log slope", *slope[i]});
+    }
+    return slopes;
+}
+
 }  // namespace kh4
