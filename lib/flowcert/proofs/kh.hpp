@@ -10,8 +10,10 @@
 #include "flowcert/proofs/kh/first_saddle.hpp"        // Cor. 5/6/11/12: single-block support, decoupled stable set, p* stationary
 #include "flowcert/proofs/kh/theorem4_limit_path.hpp" // Theorem 4: closed-form limiting paths, difference system, window distance
 #include "flowcert/proofs/kh/theorem10_escape.hpp"    // Theorem 10 / Lemma 25: block blow-up brackets, window sup distance
-#include "flowcert/proofs/kh/theorem18_units.hpp"     // Theorem 18: Lemma 16 units, zero preservation on the Taylor DAG
+#include "flowcert/proofs/kh/theorem18_units.hpp"     // Theorem 18: Lemma 16 units
 #include "flowcert/proofs/kh/theorem18_sparsity.hpp"  // Theorem 18: exhibited times (non-rigorous), tube zero check
 #include "flowcert/proofs/kh/square_net_saddle.hpp"   // Figure 1: the first saddle of the square net
 #include "flowcert/proofs/kh/square_net_trap.hpp"     // Figure 1: the plateau trap
 #include "flowcert/proofs/kh/figure1_gd.hpp"          // Figure 1: the certified GD run driver
+#include "flowcert/proofs/kh/theorem18_steps.hpp"     // Theorem 18: the proof steps of one instance (zero preservation, tubes, sweep point)
+#include "flowcert/proofs/kh/theorem4_steps.hpp"      // Theorem 4: the proof steps of one instance (cap, shift, closed-form path selection, sweep point)

@@ -1,5 +1,6 @@
 // flowcert/taylor/expr.cpp -- building the expression DAG of a vector field.
 #include <flowcert/taylor.hpp>
+#include <flowcert/taylor/field_transforms.hpp>  // copy_dag
 
 #include <flowcert/interval.hpp>
 
@@ -200,25 +201,6 @@ Expr sin(Expr a) { return a.field()->unary(Op::Sin, a); }
 Expr cos(Expr a) { return a.field()->unary(Op::Cos, a); }
 Expr relu(Expr a) { return a.field()->unary(Op::Relu, a); }
 Expr atan(Expr a) { return a.field()->unary(Op::Atan, a); }
-
-namespace {
-// Copies f's DAG into g with variable i -> vars[i] and parameter j -> pars[j].
-std::vector<Expr> copy_dag(const VectorField& f, VectorField& g, const std::vector<Expr>& vars,
-                           const std::vector<Expr>& pars) {
-    std::vector<Expr> img;
-    img.reserve(f.nodes().size());
-    for (const Node& nd : f.nodes()) {
-        switch (nd.op) {
-            case Op::Var: img.push_back(vars[nd.index]); break;
-            case Op::Param: img.push_back(pars[nd.index]); break;
-            case Op::Const: img.push_back(g.constant(f.constants()[nd.index])); break;
-            case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: img.push_back(g.binary(nd.op, img[nd.a], img[nd.b])); break;
-            default: img.push_back(g.unary(nd.op, img[nd.a])); break;
-        }
-    }
-    return img;
-}
-}  // namespace
 
 VectorField with_parameters_as_states(const VectorField& f, const std::vector<int>& which) {
     std::vector<std::string> vars = f.variables(), pars;

@@ -1,7 +1,7 @@
-// Tests of the pieces of kh/theorem18_sparsity (lib/flowcert/proofs/kh/theorem18_units.hpp): the structural
-// zero-preservation analysis of a Taylor DAG, the field restricted to {x_z = 0}, the Lemma 16 units, and
-// the log-log slope. References: exact evaluations of the fields at random dyadic points (double
-// arithmetic on small dyadic numbers is exact here), closed forms of the slope.
+// Tests of the pieces of kh/theorem18_sparsity (lib/flowcert/proofs/kh/theorem18_units.hpp): the Lemma 16 units, and
+// the generic zero-preservation analysis and restriction of flowcert/taylor/field_transforms.hpp on the kh flow
+// fields (the rules themselves: tests/taylor/field_transforms_test.cpp). References: exact evaluations of the fields
+// at random dyadic points (double arithmetic on small dyadic numbers is exact here).
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -9,6 +9,7 @@
 
 #include <flowcert/proofs/kh/theorem18_units.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/taylor/field_transforms.hpp>
 
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;
@@ -41,11 +42,11 @@ TEST_CASE("a neuron's row and column together are proven zero-preserving for the
     REQUIRE(units.size() == 3);
     for (const auto& u : units) {
         REQUIRE(u.size() == 4);  // W1[j, 0..2] and v[j]
-        CHECK(pk::field_vanishes_on_subspace(f, u, u).proven);
+        CHECK(taylor::field_vanishes_on_subspace(f, u, u).proven);
     }
     // and the NCF field
     const auto nf = ncf_flow_field(arch, 4);
-    CHECK(pk::field_vanishes_on_subspace(nf, units[1], units[1]).proven);
+    CHECK(taylor::field_vanishes_on_subspace(nf, units[1], units[1]).proven);
 }
 
 TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its field component is really nonzero",
@@ -53,7 +54,7 @@ TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its fiel
     const auto arch = HomogeneousArchitecture::feed_forward(2, {2}, HomActivation::square());
     const auto f = homogeneous_loss_flow_field(arch, 3, SquareLossNormalization::paper());
     const int v0 = arch.layer_offset(2);
-    const auto r = pk::field_vanishes_on_subspace(f, {v0}, {v0});
+    const auto r = taylor::field_vanishes_on_subspace(f, {v0}, {v0});
     CHECK_FALSE(r.proven);
     REQUIRE(r.not_proven == std::vector<int>{v0});
     // witness: v0 = 0, W1[0,:] != 0 gives v0' != 0
@@ -63,7 +64,7 @@ TEST_CASE("the outgoing weight alone is not proven zero-preserving, and its fiel
     const auto fx = eval_field(f, x, p);
     CHECK(certainly_nonzero(fx[static_cast<std::size_t>(v0)]));
     // the incoming row alone IS invariant for z^2 (its gradient is linear in the row)
-    CHECK(pk::field_vanishes_on_subspace(f, {0, 1}, {0, 1}).proven);
+    CHECK(taylor::field_vanishes_on_subspace(f, {0, 1}, {0, 1}).proven);
 }
 
 TEST_CASE("whenever the analysis proves vanishing, the field components are exactly zero at random points of the subspace",
@@ -84,22 +85,6 @@ TEST_CASE("whenever the analysis proves vanishing, the field components are exac
     }
 }
 
-TEST_CASE("the structural rules refuse functions that do not map 0 to 0", "[kh18]") {
-    taylor::VectorField f({"a", "b"}, {"c"});
-    auto a = f.var(0), b = f.var(1), c = f.par(0);
-    f.set_rhs({exp(a) - 1 + a * b, cos(a) * b});
-    // exp(0) - 1 is 0, but the rules do not know it: not proven (sufficient, not necessary)
-    CHECK_FALSE(pk::field_vanishes_on_subspace(f, {0}, {0}).proven);
-    taylor::VectorField g({"a", "b"}, {"c"});
-    auto ga = g.var(0), gb = g.var(1), gc = g.par(0);
-    g.set_rhs({ga + gc, sqr(ga) * gb});
-    CHECK_FALSE(pk::field_vanishes_on_subspace(g, {0}, {0}).proven);  // a' = a + c: c is not known to be 0
-    CHECK(pk::field_vanishes_on_subspace(g, {0}, {0}, {true}).proven);  // with c = 0 exactly it is
-    CHECK(pk::field_vanishes_on_subspace(g, {0}, {1}).proven);          // b' = a^2 b
-    (void)c;
-    (void)b;
-}
-
 TEST_CASE("the restricted field equals the full field with the zero set substituted", "[kh18]") {
     std::mt19937_64 g(5);
     const auto arch = HomogeneousArchitecture::diagonal(3, 2);
@@ -107,8 +92,8 @@ TEST_CASE("the restricted field equals the full field with the zero set substitu
     const auto f = homogeneous_loss_flow_field(arch, n, SquareLossNormalization::paper());
     const std::vector<int> z = {1, 4};  // u1[1], u2[1]
     REQUIRE(pk::is_union_of_units(pk::lemma16_units(arch), z));
-    REQUIRE(pk::field_vanishes_on_subspace(f, z, z).proven);
-    const auto rf = pk::restrict_field(f, z);
+    REQUIRE(taylor::field_vanishes_on_subspace(f, z, z).proven);
+    const auto rf = taylor::restrict_field(f, z);
     REQUIRE(rf.dimension() == 4);
     for (int trial = 0; trial < 10; ++trial) {
         std::vector<double> x(6), p(static_cast<std::size_t>(4 * n));

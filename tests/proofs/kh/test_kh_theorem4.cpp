@@ -19,6 +19,7 @@
 #include "flowcert/nets.hpp"
 #include "flowcert/ode.hpp"
 #include <flowcert/proofs/kh/theorem4_limit_path.hpp>
+#include <flowcert/taylor/field_transforms.hpp>
 
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;
@@ -138,7 +139,7 @@ TEST_CASE("the difference field is (f(p), f(p + e) - f(p)) and the reversed fiel
     const auto arch = nets::HomogeneousArchitecture::diagonal(2, 2);
     const taylor::VectorField f = nets::homogeneous_loss_flow_field(arch, 2, nets::SquareLossNormalization::paper());
     const std::vector<IntervalMp> params = {mp("1"), mp("0.5"), mp("-0.25"), mp("2"), mp("3"), mp("-1")};
-    const taylor::VectorField g = pk::difference_field(f), rv = pk::reversed_field(f);
+    const taylor::VectorField g = taylor::difference_field(f), rv = taylor::reversed(f);
     taylor::TaylorEvaluator<IntervalMp> ef(f, params, kBits), eg(g, params, kBits), er(rv, params, kBits);
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<int> num(-900, 900);
