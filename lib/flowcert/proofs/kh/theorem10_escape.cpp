@@ -192,10 +192,6 @@ EscapeWindowPoint escape_window_point(const EscapeWindowSetting& in, const Inter
     return r;
 }
 
-IntervalD distance_exponent(const IntervalD& Delta, const IntervalD& Nstar, int L) {
-    return Delta / (Delta + IntervalD(2 * L * L) * Nstar);
-}
-
 IntervalD ncf_value_at(const nets::Ncf<IntervalD>& ncf, const std::vector<IntervalD>& w0) {
     nets::Vec<IntervalD> v(static_cast<Eigen::Index>(w0.size()));
     for (std::size_t j = 0; j < w0.size(); ++j) v(static_cast<Eigen::Index>(j)) = w0[j];

@@ -99,10 +99,6 @@ struct EscapeWindowPoint {
 };
 EscapeWindowPoint escape_window_point(const EscapeWindowSetting& setting, const IntervalD& delta, bool keep_path);
 
-// The exponent of the distance bounds of Theorems 4 and 10 [KH2025, Thm 4, Thm 10, eq. (8)]:
-// kappa = Delta / (Delta + 2 L^2 N(w*)).
-IntervalD distance_exponent(const IntervalD& Delta, const IntervalD& Nstar, int L);
-
 // N(w0) = ytilde^T H(X; w0) at the unit initial direction w0.
 IntervalD ncf_value_at(const nets::Ncf<IntervalD>& ncf, const std::vector<IntervalD>& w0);
 // A non-rigorous horizon guess for the NCF tube, near 1/(L(L-2)N(w0)) (only chooses how far to integrate).
