@@ -161,8 +161,8 @@ inline std::vector<std::optional<IntervalD>> state_sweep(cert::Report& rep, cons
         const flowcert::proofs::kh::EscapeScaling sc = flowcert::proofs::kh::escape_scaling(delta, esc->lo, esc->hi, v.L, v.Tw0, conv_c);
         // Not a statement of the paper: delta^(L-2) T_esc -> T(w0) (the leading term of the shift) on the sweep.
         rep.evidence("delta^(L-2) T_esc(delta) near T(w0), delta = " + dtxt, "[KH2025, Thm 10 shift; Lemma 25]")
-            .le({"|delta^(L-2) T_esc(delta) - T(w0)|", abs(sc.diff)}, {"convergence_constant * delta^(L-2)", sc.bound});
-        v.escape_plot.add_point("|delta^(L-2) T_esc - T(w0)|", mid(delta), abs(sc.diff));
+            .le({"|delta^(L-2) T_esc(delta) - T(w0)|", sc.distance}, {"convergence_constant * delta^(L-2)", sc.bound});
+        v.escape_plot.add_point("|delta^(L-2) T_esc - T(w0)|", mid(delta), sc.distance);
         const double s = mid(IntervalD::bounds(esc->lo, esc->hi)) - mid(v.tp_r);
         const std::string stage = r.at("stage").get<std::string>();
         const std::string why = stage == "window"        ? "the window starts before t = 0 (delta too large)"

@@ -103,12 +103,15 @@ TEST_CASE("Theorem 10 exponent, Lemma 25 window, escape scaling and the exhibite
     const pk::EscapeScaling s = pk::escape_scaling(pt(0.5), 8, 8, 3, pt(3), pt(2));  // 0.5 * 8 = 4, 4 - 3 = 1, 2 * 0.5
     CHECK(contains(s.scaled, 4.0));
     CHECK(contains(s.diff, 1.0));
+    CHECK(contains(s.distance, 1.0));
     CHECK(contains(s.bound, 1.0));
     const pk::EscapeScaling s2 = pk::escape_scaling(pt(0.1), 10, 20, 4, pt(0.15), pt(1));  // 0.01 * [10, 20] = [0.1, 0.2]
     CHECK(contains(s2.scaled, 0.1));
     CHECK(contains(s2.scaled, 0.2));
     CHECK(contains(s2.diff, -0.05));
     CHECK(contains(s2.diff, 0.05));
+    CHECK(s2.distance.lower() == 0);  // |[-0.05, 0.05]| = [0, 0.05]
+    CHECK(contains(s2.distance, 0.05));
     // C~ = 0.25 / 0.25^(1/2) = 0.5, rounded up; C~ 0.0625^(1/2) = 0.125.
     const double C = pk::exhibited_constant(pt(0.25), pt(0.25), pt(0.5));
     CHECK(C >= 0.5);

@@ -212,6 +212,7 @@ EscapeScaling escape_scaling(const IntervalD& delta, double lo, double hi, int L
     EscapeScaling e;
     e.scaled = dL2 * IntervalD::bounds(lo, hi);
     e.diff = e.scaled - Tw0;
+    e.distance = abs(e.diff);
     e.bound = C * dL2;
     return e;
 }

@@ -114,9 +114,10 @@ Lemma25Window lemma25_window(const IntervalD& Nstar, const IntervalD& Nw0, int L
 IntervalD blowup_time(const BlockBlowup& kstar_block);
 
 // The escape time against its leading term [KH2025, Thm 10 shift; Lemma 25]: for T_esc(delta) in [lo, hi],
-// delta^(L-2) T_esc, its distance to T(w0), and the bound C delta^(L-2) of |delta^(L-2) T_esc - T(w0)|.
+// delta^(L-2) T_esc, its difference to T(w0) and the absolute value of it, and the bound C delta^(L-2) of
+// |delta^(L-2) T_esc - T(w0)|.
 struct EscapeScaling {
-    IntervalD scaled, diff, bound;
+    IntervalD scaled, diff, distance, bound;
 };
 EscapeScaling escape_scaling(const IntervalD& delta, double lo, double hi, int L, const IntervalD& Tw0, const IntervalD& C);
 
