@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,17 +21,18 @@ struct RunResult {
 };
 RunResult run(const std::string& exe, const std::string& toml_text, const std::string& name) {
     const std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-    const std::string file = dir + "/" + name, errf = file + ".stderr";
+    const std::string file = dir + "/" + name, errf = file + ".stderr", out = file + ".reports";
     {
         std::ofstream f(file);
         f << toml_text;
     }
-    const std::string cmd = exe + " --case " + file + " --json --quiet 2> " + errf + " > /dev/null";
+    const std::string cmd = exe + " --case " + file + " --out " + out + " --quiet 2> " + errf + " > /dev/null";
     const int st = std::system(cmd.c_str());
     std::stringstream ss;
     ss << std::ifstream(errf).rdbuf();
     std::remove(file.c_str());
     std::remove(errf.c_str());
+    std::filesystem::remove_all(out);  // the certificate of a run that got that far
     return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, ss.str()};
 }
 // Example 1 (P = 2) with one delta, no post-saddle keys.

@@ -59,10 +59,9 @@ struct Wstar {
 };
 
 inline void plan_checks(cert::Report& rep, bool bounded, const std::vector<std::string>& deltas) {
-    for (const char* c : {"w* is a first-order KKT point of (4) (unique in its box)", "N(w*) > 0",
-                          "Delta_max(w*) > 0 (Delta-second-order positive)",
-                          "w* has one coordinate / one block (p(t) lies on the ray R+ w*)", "w0 in the stable set S(w*)"})
-        rep.plan(c);
+    khreport::plan_positive_kkt(rep);
+    rep.plan("w* has one coordinate / one block (p(t) lies on the ray R+ w*)");
+    rep.plan("w0 in the stable set S(w*)");
     if (bounded)
         for (const std::string& c : {BOUNDED, KRAWCZYK, INSIDE, GRADP}) rep.plan(c);
     else
@@ -158,9 +157,8 @@ inline void sweep_conclusions(cert::Context& ctx, const Instance& s, const Wstar
     cert::SweepPlot sp =
         khreport::delta_sweep_plot(bounded ? "distance to p* and ||grad L|| at T_delta" : "||grad L|| at T_delta", "value");
     const char* ESC = "[KH2025, Thm 4/10 (escape); docs/kh.md#verifier-khfirst_saddle]";
-    std::vector<std::string> premises = {"w* is a first-order KKT point of (4) (unique in its box)", "N(w*) > 0",
-                                         "Delta_max(w*) > 0 (Delta-second-order positive)", "w0 in the stable set S(w*)",
-                                         bounded ? GRADP : UNBOUNDED};
+    std::vector<std::string> premises = khreport::positive_kkt_names();
+    premises.insert(premises.end(), {"w0 in the stable set S(w*)", bounded ? GRADP : UNBOUNDED});
     for (std::size_t i = 0; i < deltas.size(); ++i) {
         const std::string& dtxt = deltas[i];
         const nlohmann::json& r = records[i];

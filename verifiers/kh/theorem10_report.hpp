@@ -38,10 +38,9 @@ struct Setting {
 };
 
 inline void plan_checks(cert::Report& rep, int d, const std::vector<std::string>& deltas) {
-    for (const char* c : {"w* is a first-order KKT point of (4) (unique in its box)", "N(w*) > 0",
-                          "Delta_max(w*) > 0 (Delta-second-order positive)", "w* is supported on one balanced block",
-                          "NCF flow from w0 enclosed up to blow-up scale"})
-        rep.plan(c);
+    khreport::plan_positive_kkt(rep);
+    rep.plan("w* is supported on one balanced block");
+    rep.plan("NCF flow from w0 enclosed up to blow-up scale");
     for (int k = 0; k < d; ++k) rep.plan(stable_name(k));
     rep.plan("Lemma 25 window: 1/(L(L-2)N(w*)) < T(w0)");
     rep.plan("Lemma 25 window: T(w0) < 1/(L(L-2)N(w0))");
@@ -202,8 +201,7 @@ inline void conclude(cert::Report& rep, int d, const Setting& h, SweepView& v,
                      const std::vector<std::optional<IntervalD>>& dist, cert::Table& et) {
     using namespace flowcert::proofs::kh;
     const auto& deltas = v.deltas;
-    std::vector<std::string> premises = {"w* is a first-order KKT point of (4) (unique in its box)", "N(w*) > 0",
-                                         "Delta_max(w*) > 0 (Delta-second-order positive)"};
+    std::vector<std::string> premises = khreport::positive_kkt_names();
     for (int k = 0; k < d; ++k) premises.push_back(stable_name(k));
     for (const auto& dt : deltas) premises.push_back("Theorem 10 distance enclosed, delta = " + dt);
     if (dist.front()) {
