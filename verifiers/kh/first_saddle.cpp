@@ -84,7 +84,7 @@ bool state_limit(cert::Context& ctx, const Instance& s, Wstar& w) {
         w.pstar.assign(w.wstar.data(), w.wstar.data() + w.wstar.size());
         // One numeric instance of lim grad L(alpha p*) = 0 (proven above): alpha = gradient_check_radius, default 1/(2 eps).
         const IntervalD alpha = in.has("gradient_check_radius") ? in.interval_d("gradient_check_radius")
-                                                                : IntervalD(1) / (IntervalD(2) * in.interval_d("epsilon"));
+                                                                : unbounded_bounds(in.interval_d("epsilon")).norm_min;
         const IntervalD ga = gradient_norm_on_ray(s.field, s.params, w.wstar, alpha);
         rep.evidence("||grad L(alpha p*)|| <= epsilon at alpha = gradient_check_radius", "[KH2025, Cor. 6/12 hypothesis]")
             .le({"||grad L(alpha p*)||", ga}, cert::exact("epsilon", in.number_string("epsilon")));

@@ -144,7 +144,7 @@ inline void sweep_conclusions(cert::Context& ctx, const Instance& s, const Wstar
     cert::Report& rep = ctx.report;
     const bool bounded = !s.logistic;
     const std::string eps_txt = ctx.input.number_string("epsilon");
-    const IntervalD eps = ctx.input.interval_d("epsilon");
+    const flowcert::proofs::kh::UnboundedBounds ub = flowcert::proofs::kh::unbounded_bounds(ctx.input.interval_d("epsilon"));
     const double tau = mid(ctx.input.interval_d("time_after_escape"));
     cert::Table& st = rep.table("delta sweep: escape and the corollary's conclusions at T_delta = T_esc + tau",
                                 bounded ? std::vector<std::string>{"delta", "T_esc(delta) (||psi|| = r)", "T_delta",
@@ -190,9 +190,9 @@ inline void sweep_conclusions(cert::Context& ctx, const Instance& s, const Wstar
             sp.add_point("||psi(T_delta) - p*||", mid(delta), a.distance);
         } else {
             rep.step("||psi(T_delta)|| >= 1/(2 epsilon), delta = " + dtxt, "[KH2025, Cor. 6/12]")
-                .le({"1/(2 epsilon)", IntervalD(1) / (IntervalD(2) * eps)}, {"||psi(T_delta, delta w0)||", a.norm});
+                .le({"1/(2 epsilon)", ub.norm_min}, {"||psi(T_delta, delta w0)||", a.norm});
             rep.step("cos(psi(T_delta), p*) >= 1 - epsilon, delta = " + dtxt, "[KH2025, Cor. 6/12]")
-                .le({"1 - epsilon", IntervalD(1) - eps}, {"psi^T p* / ||psi||", a.cosine});
+                .le({"1 - epsilon", ub.cosine_min}, {"psi^T p* / ||psi||", a.cosine});
             rep.step("||grad L(psi(T_delta))|| <= epsilon, delta = " + dtxt, "[KH2025, Cor. 6/12]")
                 .le({"||grad L(psi(T_delta, delta w0))||", a.gradient}, cert::exact("epsilon", eps_txt));
             st.add_row({dtxt, Tcell, khreport::fmt(Td, 12), to_string(a.norm, 8), to_string(IntervalD(1) - a.cosine, 4),

@@ -7,6 +7,7 @@
 #include <flowcert/cert.hpp>
 #include <flowcert/linalg.hpp>
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/kh/first_saddle.hpp>
 
 #include <functional>
 #include <string>
@@ -42,7 +43,8 @@ inline FlowInstance read_flow_instance(const flowcert::cert::Case& in,
     const bool logistic = in.string("loss") == "logistic";
     const SquareLossNormalization norm = parse_loss(in.string("loss"));
     // ytilde = -l'(0, y): 2c y for c (p - y)^2 [KH2025, App. E]; y/2 for ln(1 + exp(-p y)).
-    const Vec<IntervalD> yt = logistic ? Vec<IntervalD>(data.y / IntervalD(2)) : ncf_weights<IntervalD>(data.y, norm);
+    const Vec<IntervalD> yt =
+        logistic ? flowcert::proofs::kh::logistic_ncf_weights(data.y) : ncf_weights<IntervalD>(data.y, norm);
     const HomogeneousModel<IntervalD> hm(arch, data.X);
     return {.arch = arch, .d = d, .n = n, .P = arch.parameter_count(), .L = arch.homogeneity_order(),
             .logistic = logistic, .norm = norm, .X = data.X, .y = data.y, .ytilde = yt, .hm = hm,

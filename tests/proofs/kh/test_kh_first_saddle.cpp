@@ -177,3 +177,23 @@ TEST_CASE("at_t_delta: distance, norm, cosine and gradient norm at a state", "[k
     CHECK(contains(a.gradient, 1.5));                              // |4 * 0.5 * (0.25 - 1)|, the w1 entry is 0
     CHECK(width(a.gradient) < 1e-12);
 }
+
+TEST_CASE("unbounded_bounds: 1/(2 eps) and 1 - eps", "[kh][first_saddle]") {
+    const pk::UnboundedBounds b = pk::unbounded_bounds(IntervalD::exact(0.125));
+    CHECK(b.norm_min.lower() == 4);
+    CHECK(b.norm_min.upper() == 4);
+    CHECK(contains(b.cosine_min, 0.875));
+    const pk::UnboundedBounds t = pk::unbounded_bounds(IntervalD::from_decimal("0.1"));  // 0.1 is not a double
+    CHECK(contains(t.norm_min, 5.0));
+    CHECK(t.norm_min.lower() < 5);
+    CHECK(t.norm_min.upper() > 5);
+}
+
+TEST_CASE("logistic_ncf_weights: ytilde = y/2", "[kh][first_saddle]") {
+    nets::Vec<IntervalD> y(2);
+    y << IntervalD(4), IntervalD(-1);
+    const nets::Vec<IntervalD> t = pk::logistic_ncf_weights(y);
+    CHECK(contains(t(0), 2.0));
+    CHECK(contains(t(1), -0.5));
+    CHECK(width(t(0)) == 0);
+}

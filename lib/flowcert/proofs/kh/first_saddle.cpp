@@ -309,6 +309,8 @@ Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& fi
     return r;
 }
 
+Vec<IntervalD> logistic_ncf_weights(const Vec<IntervalD>& y) { return Vec<IntervalD>(y / IntervalD(2)); }
+
 std::vector<IntervalD> unit_direction(const std::vector<std::string>& w0txt) {
     std::vector<IntervalD> w0;
     for (const auto& t : w0txt) w0.push_back(IntervalD::from_decimal(t));
@@ -365,6 +367,8 @@ IntervalD gradient_norm_on_ray(const taylor::VectorField& field, const std::vect
     for (std::size_t j = 0; j < ap.size(); ++j) ap[j] = alpha * wstar(static_cast<Eigen::Index>(j));
     return norm2(loss_gradient(field, params, ap));
 }
+
+UnboundedBounds unbounded_bounds(const IntervalD& eps) { return {IntervalD(1) / (IntervalD(2) * eps), IntervalD(1) - eps}; }
 
 AtTdelta at_t_delta(const taylor::VectorField& field, const std::vector<IntervalD>& params, const std::vector<IntervalD>& xT,
                     const std::vector<IntervalD>& pstar) {

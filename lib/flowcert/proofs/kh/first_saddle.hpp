@@ -103,6 +103,10 @@ Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& fi
 
 // ---- the limit of p(t) and the corollaries' quantities (moved from the verifier body, issue 15) --------------
 
+// ytilde = -l'(0, y) = y/2 for the logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, App. E] (the square losses:
+// nets::ncf_weights).
+nets::Vec<IntervalD> logistic_ncf_weights(const nets::Vec<IntervalD>& y);
+
 // w0 / ||w0|| in intervals, from the exact decimal entries of w0 (kh/first_saddle, kh/theorem10_escape).
 std::vector<IntervalD> unit_direction(const std::vector<std::string>& w0txt);
 
@@ -137,6 +141,13 @@ bool logistic_ray_unbounded(const nets::HomogeneousModel<IntervalD>& model, cons
 // ||grad L(alpha w*)||: one numeric instance of grad L(alpha p*) -> 0 (the unbounded case's hypothesis).
 IntervalD gradient_norm_on_ray(const taylor::VectorField& field, const std::vector<IntervalD>& params,
                                const linalg::IVector<IntervalD>& wstar, const IntervalD& alpha);
+
+// The bounds of the unbounded corollaries for a tolerance epsilon [KH2025, Cor. 6/12]: ||psi(T_delta)|| >= 1/(2 eps)
+// and cos(psi(T_delta), p*) >= 1 - eps; 1/(2 eps) is also the default alpha of the check ||grad L(alpha p*)|| <= eps.
+struct UnboundedBounds {
+    IntervalD norm_min, cosine_min;  // 1/(2 eps), 1 - eps
+};
+UnboundedBounds unbounded_bounds(const IntervalD& eps);
 
 // The corollaries' quantities at psi(T_delta) = xT [KH2025, Cor. 5/6/11/12]: ||xT - p*||, ||xT||,
 // cos = xT^T p* / ||xT|| (p* a unit vector in the unbounded case) and ||grad L(xT)||.
