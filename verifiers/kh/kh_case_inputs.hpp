@@ -158,3 +158,31 @@ inline flowcert::cert::CaseSchema join(std::initializer_list<flowcert::cert::Cas
 }
 
 }  // namespace khcase
+
+namespace khcase {
+
+// A list key with one entry per parameter (`kkt_start`, `init_direction`): its exact decimal texts; bad input
+// (exit 3) when the length is not P.
+inline std::vector<std::string> parameter_texts(const flowcert::cert::Case& in, const std::string& key, int P) {
+    auto v = in.number_strings(key);
+    if (static_cast<int>(v.size()) != P) in.fail(key, "need one entry per parameter");
+    return v;
+}
+// The midpoints of such a list: the start point of a non-rigorous Newton polish (proofs::kh::certify_positive_kkt).
+inline Eigen::VectorXd parameter_midpoints(const flowcert::cert::Case& in, const std::string& key, int P) {
+    const auto v = parameter_texts(in, key, P);
+    Eigen::VectorXd u(P);
+    for (int j = 0; j < P; ++j) u(j) = flowcert::mid(flowcert::IntervalD::from_decimal(v[static_cast<std::size_t>(j)]));
+    return u;
+}
+
+// The explicit data keys read_explicit_data reads, for a verifier without the sphere_teacher source.
+inline flowcert::cert::CaseSchema explicit_data_keys() {
+    using flowcert::cert::KeyType;
+    return {
+        {.name = "inputs", .type = KeyType::matrix, .description = "one row per sample x_i"},
+        {.name = "targets", .type = KeyType::numbers, .description = "labels y_i"},
+    };
+}
+
+}  // namespace khcase

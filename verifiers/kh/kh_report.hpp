@@ -66,3 +66,16 @@ bool state_positive_kkt(flowcert::cert::Report& rep, const flowcert::proofs::kh:
 }
 
 }  // namespace khreport
+
+namespace khreport {
+
+// Plans the three checks state_positive_kkt records (under `names`, in its order), and their names for the
+// implied_by list of a conclusion that rests on them.
+inline void plan_positive_kkt(flowcert::cert::Report& rep, const PositiveKktChecks& names = {}) {
+    for (const std::string* n : {&names.kkt, &names.npos, &names.dpos}) rep.plan(*n);
+}
+inline std::vector<std::string> positive_kkt_names(const PositiveKktChecks& names = {}) {
+    return {names.kkt, names.npos, names.dpos};
+}
+
+}  // namespace khreport

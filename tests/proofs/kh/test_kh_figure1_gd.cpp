@@ -106,3 +106,52 @@ TEST_CASE("the certified GD run encloses the 50-digit losses block by block and 
     CHECK(static_cast<double>(norms[static_cast<std::size_t>(sp.certainly_small[0])]) == sorted[0]);
     CHECK(static_cast<double>(norms[static_cast<std::size_t>(sp.certainly_large[0])]) == sorted[3]);
 }
+
+// ---- the pieces moved from the kh/figure1_gd verifier body (issue 15).
+TEST_CASE("top_neuron, snapshot lookup and the Lohner-frame choice on hand-made snapshots", "[kh][figure1_gd]") {
+    NeuronNorms s;
+    s.iteration = 7;
+    s.norm = {IntervalD::bounds(0.1, 0.2), IntervalD::bounds(2, 3), IntervalD::bounds(0.3, 0.5), IntervalD::bounds(0.05, 0.4)};
+    const TopNeuron t = top_neuron(s);
+    CHECK(t.index == 1);
+    CHECK(t.norm.lower() == 2);
+    CHECK(t.others.lower() == 0.3);  // max of the other lower ends
+    CHECK(t.others.upper() == 0.5);  // max of the other upper ends
+    CertifiedGdRun run;
+    run.snapshots = {s};
+    CHECK(certified_snapshot(run, 7) == &run.snapshots[0]);
+    CHECK(certified_snapshot(run, 8) == nullptr);
+    PlainGdRun p;
+    p.snapshot_iterate = {3, 9};
+    CHECK(plain_index(p, 9) == 1);
+    CHECK(plain_index(p, 4) == -1);
+    p.W = {Eigen::MatrixXd::Zero(3, 2)};
+    p.v = {Eigen::VectorXd::Zero(3)};
+    p.W.back() << 1, 0, 0, 3, 2, 0;  // |w_j|^2 + v_j^2 = 1, 9 + 1, 4
+    p.v.back() << 0, 1, 0;
+    CHECK(largest_neurons_nonrigorous(p, 2) == std::vector<int>{1, 2});
+    CHECK(largest_neurons_nonrigorous(p, 5) == std::vector<int>{0, 1, 2});
+}
+
+TEST_CASE("direction_norm, the saddle from the plain run and the trap without a hand-off iterate", "[kh][figure1_gd]") {
+    const SquareNetSetting s = seeded_square_net_setting(4, 5, 10, 1, 1, "1", "0.02");
+    const IntervalD n = direction_norm(s);
+    CHECK(n.lower() > 1 - 1e-14);
+    CHECK(n.upper() < 1 + 1e-14);
+    // |w0|^2 recomputed in 50 digits from the same doubles
+    Big r = 0;
+    for (Eigen::Index j = 0; j < s.v0_direction.size(); ++j) {
+        r += Big(s.v0_direction(j)) * Big(s.v0_direction(j));
+        for (Eigen::Index k = 0; k < s.W0_direction.cols(); ++k) r += Big(s.W0_direction(j, k)) * Big(s.W0_direction(j, k));
+    }
+    CHECK(in(n, sqrt(r)));
+    // The tube stopped before N: every trap premise is not proven, naming the run's reason.
+    CertifiedGdRun run;
+    run.reason = "stopped at 12";
+    run.loss = {LossBlock{0, 12, IntervalD::bounds(0, 1)}};
+    const PlateauTrap t = trap_at_last_iterate(s, run, 100, OneNeuronSaddle{}, RestrictedHessian{}, 2, 0);
+    for (const ProofResult* q : {&t.handoff, &t.escape, &t.descent, &t.step_inside, &t.shell}) {
+        CHECK_FALSE(q->is_proven());
+        CHECK(q->reason == "no hand-off iterate: stopped at 12");
+    }
+}

@@ -3,6 +3,7 @@
 // direction, and the Example 1 post-saddle closed form against the solution w1(t), w2(t) evaluated at 512 bits.
 #include <catch2/catch.hpp>
 
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/first_saddle.hpp>
 
 using namespace flowcert;
@@ -104,4 +105,95 @@ TEST_CASE("the Example 1 post-saddle closed form encloses 2 - w1(t) and w2(t) of
         // Teeth against the printed O(delta^10): (2 - w1)/delta^10 >= 7 / (kappa^10 delta^2) = 7168 / delta^2.
         CHECK(lower(gap / pow(D, 10)) >= 7000 / upper(sqr(D)));
     }
+}
+
+// ---- the pieces moved from the kh/first_saddle verifier body (issue 15), against Example 1's closed forms:
+// L(w) = (w1^2 - 4)^2 + (w2^2 - 1)^2, grad L = (4 w1 (w1^2 - 4), 4 w2 (w2^2 - 1)); N(u) = 8 u1^2 + 2 u2^2, so
+// w* = e1, N* = 8, S = 2 ||H(X; e1)||^2 = 2, rho* = (N*/S)^(1/2) = 2 and p* = (2, 0) with L(p*) = 1.
+
+namespace {
+struct Example1Flow : Example1 {
+    taylor::VectorField field =
+        nets::homogeneous_loss_flow_field(arch, 2, nets::SquareLossNormalization::paper());
+    std::vector<IntervalD> params = nets::homogeneous_flow_parameters<IntervalD>(X, y);
+    linalg::IVector<IntervalD> e1() const {
+        linalg::IVector<IntervalD> w(2);
+        w << IntervalD(1), IntervalD(0);
+        return w;
+    }
+};
+}  // namespace
+
+TEST_CASE("unit_direction and loss_gradient against closed forms", "[kh][first_saddle]") {
+    const std::vector<IntervalD> u = pk::unit_direction({"3", "4"});
+    CHECK(contains(u[0], 0.6));
+    CHECK(contains(u[1], 0.8));
+    CHECK(width(u[0]) < 1e-15);
+    const Example1Flow e;
+    const std::vector<IntervalD> g = pk::loss_gradient(e.field, e.params, {IntervalD(1), IntervalD(2)});
+    CHECK(contains(g[0], -12.0));  // 4 * 1 * (1 - 4)
+    CHECK(contains(g[1], 24.0));   // 4 * 2 * (4 - 1)
+    CHECK(width(g[0]) < 1e-12);
+    CHECK(contains(pk::gradient_norm_on_ray(e.field, e.params, e.e1(), IntervalD(1)), 12.0));
+}
+
+TEST_CASE("bounded_limit: Example 1's p* = (2, 0), the unique zero of grad L in its box, a strict saddle", "[kh][first_saddle]") {
+    const Example1Flow e;
+    const nets::HomogeneousModel<IntervalD> m(e.arch, e.X);
+    const pk::BoundedLimit b = pk::bounded_limit(m, e.y, nets::SquareLossNormalization::paper(), e.e1(), IntervalD(8), 2, 0, 1);
+    REQUIRE(b.bounded);
+    CHECK(contains(b.ray.S, 2.0));
+    REQUIRE(b.pstar.size() == 2);
+    CHECK(contains(b.pstar[0], 2.0));
+    CHECK(contains(b.pstar[1], 0.0));
+    REQUIRE(b.stationary.ok);
+    REQUIRE(b.inside);
+    CHECK(b.order.negative == 1);
+    CHECK(contains(b.order.loss, 1.0));
+    // S = 0 (the zero model direction): not bounded, nothing further is claimed.
+    linalg::IVector<IntervalD> zero(2);
+    zero << IntervalD(0), IntervalD(0);
+    const pk::BoundedLimit z = pk::bounded_limit(m, e.y, nets::SquareLossNormalization::paper(), zero, IntervalD(8), 2, 0, 1);
+    CHECK_FALSE(z.bounded);
+    CHECK_FALSE(z.inside);
+}
+
+TEST_CASE("logistic_ray_unbounded: the sign condition y_i H(x_i; w*) >= 0, some > 0", "[kh][first_saddle]") {
+    Example1Flow e;
+    const nets::HomogeneousModel<IntervalD> m(e.arch, e.X);
+    CHECK(pk::logistic_ray_unbounded(m, e.y, e.e1()));  // a = (4, 0)
+    e.y << IntervalD(-4), IntervalD(1);
+    CHECK_FALSE(pk::logistic_ray_unbounded(m, e.y, e.e1()));  // a_0 = -4 < 0
+    e.y << IntervalD(0), IntervalD(1);
+    CHECK_FALSE(pk::logistic_ray_unbounded(m, e.y, e.e1()));  // a = (0, 0): none positive
+}
+
+TEST_CASE("at_t_delta: distance, norm, cosine and gradient norm at a state", "[kh][first_saddle]") {
+    const Example1Flow e;
+    const pk::AtTdelta a = pk::at_t_delta(e.field, e.params, {IntervalD(2), IntervalD::exact(0.5)}, {IntervalD(2), IntervalD(0)});
+    CHECK(contains(a.distance, 0.5));
+    CHECK(contains(a.norm * a.norm, 4.25));
+    CHECK(contains(a.cosine * a.cosine * IntervalD::exact(4.25), 16.0));  // cos = 4 / sqrt(4.25)
+    CHECK(contains(a.gradient, 1.5));                              // |4 * 0.5 * (0.25 - 1)|, the w1 entry is 0
+    CHECK(width(a.gradient) < 1e-12);
+}
+
+TEST_CASE("unbounded_bounds: 1/(2 eps) and 1 - eps", "[kh][first_saddle]") {
+    const pk::UnboundedBounds b = pk::unbounded_bounds(IntervalD::exact(0.125));
+    CHECK(b.norm_min.lower() == 4);
+    CHECK(b.norm_min.upper() == 4);
+    CHECK(contains(b.cosine_min, 0.875));
+    const pk::UnboundedBounds t = pk::unbounded_bounds(IntervalD::from_decimal("0.1"));  // 0.1 is not a double
+    CHECK(contains(t.norm_min, 5.0));
+    CHECK(t.norm_min.lower() < 5);
+    CHECK(t.norm_min.upper() > 5);
+}
+
+TEST_CASE("logistic_ncf_weights: ytilde = y/2", "[kh][first_saddle]") {
+    nets::Vec<IntervalD> y(2);
+    y << IntervalD(4), IntervalD(-1);
+    const nets::Vec<IntervalD> t = pk::logistic_ncf_weights(y);
+    CHECK(contains(t(0), 2.0));
+    CHECK(contains(t(1), -0.5));
+    CHECK(width(t(0)) == 0);
 }

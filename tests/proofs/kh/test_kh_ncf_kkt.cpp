@@ -204,3 +204,22 @@ TEST_CASE("diagonal_gap_closed_form: |b|_(1) - |b|_(2) of b = X ytilde, ordered 
     const DiagonalGap<IntervalD> one = diagonal_gap_closed_form<IntervalD>(X.topRows(1), yt);
     CHECK_FALSE(one.ordered);
 }
+
+// ---- the quantities moved from the kh/ncf_kkt verifier body (issue 15), in both interval types.
+TEST_CASE("radial_hessian_eigenvalue, distance_exponent and balance_residual_hull", "[kh][ncf_kkt]") {
+    // L(L-1) N: 2 * 8 = 16 and 6 * 2 = 12; Delta/(Delta + 2 L^2 N): 6/(6 + 8 * 8) = 6/70 and 1/(1 + 18) = 1/19.
+    CHECK(contains(radial_hessian_eigenvalue(IntervalD(8), 2), 16.0));
+    CHECK(contains(radial_hessian_eigenvalue(IntervalD(2), 3), 12.0));
+    CHECK(contains(distance_exponent(IntervalD(6), IntervalD(8), 2) * IntervalD(70), 6.0));  // 6/70
+    const Precision pr(200);
+    const IntervalMp k = distance_exponent(IntervalMp::from_decimal("1", pr), IntervalMp::from_decimal("1", pr), 3);
+    CHECK(width(k * IntervalMp::from_decimal("19", pr)) < 1e-50);  // 1/19, tight at 200 bits
+    CHECK(contains(k * IntervalMp::from_decimal("19", pr), 1.0));
+    std::vector<BalanceEntry<IntervalD>> bal(3);
+    bal[0].residual = IntervalD::bounds(-1e-10, 2e-10);
+    bal[1].residual = IntervalD::bounds(-3e-10, 1e-10);
+    bal[2].residual = IntervalD(0);
+    const IntervalD h = balance_residual_hull(bal);
+    CHECK(h.lower() == -3e-10);
+    CHECK(h.upper() == 2e-10);
+}

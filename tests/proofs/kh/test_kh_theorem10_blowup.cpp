@@ -91,3 +91,49 @@ TEST_CASE("one_block_support: exactly P - D certified zeros off one block whose 
     straddle.u(2) = IntervalD::bounds(-1e-9, 1e-9);
     CHECK(!pk::one_block_support(straddle, 2, 3).proven);
 }
+
+// ---- the pieces moved from the kh/theorem10_escape verifier body (issue 15), against exact values.
+TEST_CASE("Theorem 10 exponent, Lemma 25 window, escape scaling and the exhibited constant", "[kh][theorem10]") {
+    // kappa = Delta/(Delta + 2 L^2 N*): Delta = 1, N* = 1, L = 2 -> 1/9; Delta = 6, N* = 2, L = 3 -> 6/(6 + 36) = 1/7.
+    CHECK(contains(pk::distance_exponent(pt(1), pt(1), 2) * pt(9), 1.0));
+    CHECK(contains(pk::distance_exponent(pt(6), pt(2), 3) * pt(7), 1.0));
+    const pk::Lemma25Window w = pk::lemma25_window(pt(2), pt(1), 3);  // 1/(3 * 2), 1/(3 * 1)
+    CHECK(contains(w.lower * pt(6), 1.0));
+    CHECK(contains(w.upper * pt(3), 1.0));
+    const pk::EscapeScaling s = pk::escape_scaling(pt(0.5), 8, 8, 3, pt(3), pt(2));  // 0.5 * 8 = 4, 4 - 3 = 1, 2 * 0.5
+    CHECK(contains(s.scaled, 4.0));
+    CHECK(contains(s.diff, 1.0));
+    CHECK(contains(s.distance, 1.0));
+    CHECK(contains(s.bound, 1.0));
+    const pk::EscapeScaling s2 = pk::escape_scaling(pt(0.1), 10, 20, 4, pt(0.15), pt(1));  // 0.01 * [10, 20] = [0.1, 0.2]
+    CHECK(contains(s2.scaled, 0.1));
+    CHECK(contains(s2.scaled, 0.2));
+    CHECK(contains(s2.diff, -0.05));
+    CHECK(contains(s2.diff, 0.05));
+    CHECK(s2.distance.lower() == 0);  // |[-0.05, 0.05]| = [0, 0.05]
+    CHECK(contains(s2.distance, 0.05));
+    // C~ = 0.25 / 0.25^(1/2) = 0.5, rounded up; C~ 0.0625^(1/2) = 0.125.
+    const double C = pk::exhibited_constant(pt(0.25), pt(0.25), pt(0.5));
+    CHECK(C >= 0.5);
+    CHECK(C < 0.5 + 1e-14);
+    CHECK(contains(pk::power_law_bound(0.5, pt(0.0625), pt(0.5)), 0.125));
+    pk::BlockBlowup b;
+    b.lo = IntervalD::bounds(1, 1.1);
+    b.hi = IntervalD::bounds(2, 2.1);
+    const IntervalD T = pk::blowup_time(b);
+    CHECK(T.lower() == 1);
+    CHECK(T.upper() == 2.1);
+}
+
+TEST_CASE("ncf_value_at: N(w0) = ytilde^T H(X; w0) on a depth-3 diagonal net", "[kh][theorem10]") {
+    // d = 2, H(x; u) = sum_k u^(0)_k u^(1)_k u^(2)_k x_k, X = I, ytilde = (3, 1): N(u) = 3 prod_f u^(f)_0 + prod_f u^(f)_1.
+    const auto arch = flowcert::nets::HomogeneousArchitecture::diagonal(2, 3);
+    flowcert::nets::Mat<IntervalD> X(2, 2);
+    X << pt(1), pt(0), pt(0), pt(1);
+    flowcert::nets::Vec<IntervalD> yt(2);
+    yt << pt(3), pt(1);
+    const flowcert::nets::Ncf<IntervalD> ncf(flowcert::nets::HomogeneousModel<IntervalD>(arch, X), yt);
+    const IntervalD N = pk::ncf_value_at(ncf, balanced_state(0.5, 2));  // 3 * 0.125 + 8
+    CHECK(contains(N, 8.375));
+    CHECK(width(N) < 1e-14);
+}

@@ -187,4 +187,82 @@ SparsityAt sparsity(const NeuronNorms& snap, double rho_max, double a_min) {
     return out;
 }
 
+IntervalD direction_norm(const SquareNetSetting& s) {
+    IntervalD dir2(0);
+    for (Eigen::Index j = 0; j < s.v0_direction.size(); ++j) {
+        dir2 = dir2 + sqr(IntervalD::exact(s.v0_direction(j)));
+        for (Eigen::Index k = 0; k < s.W0_direction.cols(); ++k) dir2 = dir2 + sqr(IntervalD::exact(s.W0_direction(j, k)));
+    }
+    return sqrt(dir2);
+}
+
+TopNeuron top_neuron(const NeuronNorms& s) {
+    TopNeuron t;
+    for (std::size_t j = 1; j < s.norm.size(); ++j)
+        if (s.norm[j].upper() > s.norm[static_cast<std::size_t>(t.index)].upper()) t.index = static_cast<int>(j);
+    t.norm = s.norm[static_cast<std::size_t>(t.index)];
+    double lo = 0, hi = 0;
+    for (std::size_t j = 0; j < s.norm.size(); ++j)
+        if (static_cast<int>(j) != t.index) {
+            lo = std::max(lo, s.norm[j].lower());
+            hi = std::max(hi, s.norm[j].upper());
+        }
+    t.others = IntervalD::bounds(lo, hi);
+    return t;
+}
+
+int plain_index(const PlainGdRun& p, long it) {
+    const auto f = std::find(p.snapshot_iterate.begin(), p.snapshot_iterate.end(), it);
+    return f == p.snapshot_iterate.end() ? -1 : static_cast<int>(f - p.snapshot_iterate.begin());
+}
+
+const NeuronNorms* certified_snapshot(const CertifiedGdRun& r, long it) {
+    const auto f = std::find_if(r.snapshots.begin(), r.snapshots.end(), [&](const NeuronNorms& sn) { return sn.iteration == it; });
+    return f == r.snapshots.end() ? nullptr : &*f;
+}
+
+std::vector<int> largest_neurons_nonrigorous(const PlainGdRun& p, long count) {
+    const Eigen::VectorXd last = p.W.back().rowwise().squaredNorm() + p.v.back().cwiseAbs2();
+    const int m = static_cast<int>(last.size());
+    std::vector<int> order(static_cast<std::size_t>(m));
+    for (int j = 0; j < m; ++j) order[static_cast<std::size_t>(j)] = j;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return last(a) > last(b); });
+    std::vector<int> out;
+    for (long k = 0; k < std::min<long>(count, m); ++k) out.push_back(order[static_cast<std::size_t>(k)]);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+SaddleFromIterate saddle_from_plain_iterate(const SquareNetSetting& s, const PlainGdRun& plain, long i2) {
+    const std::size_t q = static_cast<std::size_t>(std::max(0, plain_index(plain, i2)));
+    SaddleFromIterate out;
+    (plain.W[q].rowwise().squaredNorm() + plain.v[q].cwiseAbs2()).maxCoeff(&out.active);
+    const Eigen::VectorXd wg = plain.W[q].row(out.active).transpose();
+    const double vg = plain.v[q](out.active), Cg = wg.squaredNorm() - 2 * vg * vg;
+    const OneNeuronGuessNonrigorous g = one_neuron_saddle_guess_nonrigorous(s.data, wg, vg, Cg, 0);
+    out.saddle = prove_one_neuron_saddle(s.data, g.w, g.v, IntervalD::exact(Cg));
+    return out;
+}
+
+PlateauTrap trap_at_last_iterate(const SquareNetSetting& s, const CertifiedGdRun& run, long N, const OneNeuronSaddle& ps,
+                                 const RestrictedHessian& rh, double growth, double radius) {
+    PlateauTrapInput ti;
+    if (!run.snapshots.empty() && run.snapshots.back().iteration == N) {
+        ti.active = top_neuron(run.snapshots.back()).index;
+        ti.W = run.snapshots.back().W;
+        ti.v = run.snapshots.back().v;
+    }
+    ti.loss = run.loss.back().hull;  // contains L at the last iterate
+    ti.h = s.h;
+    ti.growth = growth;
+    if (radius > 0) ti.radius = radius;
+    PlateauTrap t;
+    if (ti.W.size())
+        t = prove_plateau_trap(s.data, ps, rh, ti);
+    else  // the tube stopped before the last iterate: there is no hand-off iterate to start the trap from
+        for (ProofResult* r : {&t.handoff, &t.escape, &t.descent, &t.step_inside, &t.shell})
+            *r = ProofResult::not_proven("no hand-off iterate: " + run.reason);
+    return t;
+}
+
 }  // namespace flowcert::proofs::kh

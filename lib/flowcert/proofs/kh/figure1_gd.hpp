@@ -6,6 +6,7 @@
 
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/square_net_saddle.hpp>
+#include <flowcert/proofs/kh/square_net_trap.hpp>
 
 #include <cstdint>
 #include <string>
@@ -89,5 +90,42 @@ struct SparsityAt {
     std::vector<int> undecided;
 };
 SparsityAt sparsity(const NeuronNorms& snap, double rho_max, double a_min);
+
+// ---- the pieces of the kh/figure1_gd report (moved from the verifier body, issue 15) ---------------------------
+
+// |w0| of the setting's unit initial direction (normalized in double, so 1 up to rounding), enclosed.
+IntervalD direction_norm(const SquareNetSetting& s);
+
+// The neuron of largest upper norm in a snapshot (the first of equal ones) and [max lower, max upper] of the
+// other neurons' norms (the sparsity at i1, i2 [KH2025, Fig. 1(b, c)]).
+struct TopNeuron {
+    int index = 0;
+    IntervalD norm, others;
+};
+TopNeuron top_neuron(const NeuronNorms& s);
+
+// The index of iterate `it` among the plain run's snapshots (-1 if it is not one), and the certified run's
+// snapshot at `it` (nullptr if there is none).
+int plain_index(const PlainGdRun& p, long it);
+const NeuronNorms* certified_snapshot(const CertifiedGdRun& r, long it);
+
+// The `count` neurons of largest |w_j|^2 + v_j^2 at the plain run's last iterate, by index (NON-RIGOROUS: a choice
+// of the neurons in the Lohner frame from step 0; any choice is sound, only the widths differ).
+std::vector<int> largest_neurons_nonrigorous(const PlainGdRun& p, long count);
+
+// The first saddle p* [docs/kh.md#first-saddle-and-plateau-values]: the active neuron (largest) of the plain run's
+// iterate i2 (or its first snapshot when i2 is not one) and its balance C = |w|^2 - 2 v^2 (exact double) give the
+// non-rigorous guess; prove_one_neuron_saddle certifies p* on that balanced slice.
+struct SaddleFromIterate {
+    Eigen::Index active = 0;
+    OneNeuronSaddle saddle;
+};
+SaddleFromIterate saddle_from_plain_iterate(const SquareNetSetting& s, const PlainGdRun& plain, long i2);
+
+// The plateau trap at the certified run's last iterate N [docs/kh.md#plateau-trap]: the hand-off is the snapshot at
+// N (active neuron: its top neuron) with the loss band of the last block; `radius` <= 0 uses the default R_b. When
+// the run has no snapshot at N (the tube stopped before it), every premise is not proven with the run's reason.
+PlateauTrap trap_at_last_iterate(const SquareNetSetting& s, const CertifiedGdRun& run, long N, const OneNeuronSaddle& ps,
+                                 const RestrictedHessian& rh, double growth, double radius);
 
 }  // namespace flowcert::proofs::kh

@@ -309,4 +309,79 @@ Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& fi
     return r;
 }
 
+Vec<IntervalD> logistic_ncf_weights(const Vec<IntervalD>& y) { return Vec<IntervalD>(y / IntervalD(2)); }
+
+std::vector<IntervalD> unit_direction(const std::vector<std::string>& w0txt) {
+    std::vector<IntervalD> w0;
+    for (const auto& t : w0txt) w0.push_back(IntervalD::from_decimal(t));
+    const IntervalD n = norm2(w0);
+    for (auto& v : w0) v = v / n;
+    return w0;
+}
+
+std::vector<IntervalD> loss_gradient(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                                     const std::vector<IntervalD>& w) {
+    taylor::TaylorEvaluator<IntervalD> ev(field, params);
+    std::vector<IntervalD> out(w.size(), IntervalD(0));
+    const auto r = ev.evaluate(std::span<const IntervalD>(w.data(), w.size()), std::span<IntervalD>(out.data(), out.size()));
+    if (!r.ok()) throw std::runtime_error("field evaluation: " + r.reason);
+    for (auto& v : out) v = -v;  // the field is -grad L
+    return out;
+}
+
+BoundedLimit bounded_limit(const HomogeneousModel<IntervalD>& model, const Vec<IntervalD>& y, const SquareLossNormalization& norm,
+                           const la::IVector<IntervalD>& wstar, const IntervalD& Nstar, int L, int kstar, int block) {
+    BoundedLimit b;
+    const int P = static_cast<int>(wstar.size());
+    b.ray = ray_of(model, wstar, Nstar, norm, static_cast<int>(y.size()), L);
+    b.bounded = certainly_positive(b.ray.S);
+    if (!b.bounded) return b;
+    const IntervalD rs = b.ray.rho_star();
+    b.pstar.assign(static_cast<std::size_t>(P), IntervalD(0));
+    for (int j = 0; j < P; ++j) b.pstar[j] = rs * wstar(j);
+    b.stationary = prove_loss_stationary_point(model, y, norm, b.pstar, wstar);
+    if (!b.stationary.ok) return b;
+    la::IVector<IntervalD> pbox(P);
+    for (int j = 0; j < P; ++j) pbox(j) = b.pstar[j];
+    b.inside = la::subset<IntervalD>(pbox, b.stationary.kr.uniqueness_box);
+    if (b.inside) b.order = stationary_order(model, y, norm, b.stationary.kr.box, b.pstar, kstar, block);
+    return b;
+}
+
+bool logistic_ray_unbounded(const HomogeneousModel<IntervalD>& model, const Vec<IntervalD>& y, const la::IVector<IntervalD>& wstar) {
+    Vec<IntervalD> wv(wstar.size());
+    for (Eigen::Index j = 0; j < wv.size(); ++j) wv(j) = wstar(j);
+    const auto h = model.outputs(wv);
+    bool all_nonneg = h.status == EvalStatus::ok, some_pos = false;
+    for (Eigen::Index i = 0; i < y.size() && all_nonneg; ++i) {
+        const IntervalD a = y(i) * h.outputs(i);
+        all_nonneg = all_nonneg && certainly_nonnegative(a);
+        some_pos = some_pos || certainly_positive(a);
+    }
+    return all_nonneg && some_pos;
+}
+
+IntervalD gradient_norm_on_ray(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                               const la::IVector<IntervalD>& wstar, const IntervalD& alpha) {
+    std::vector<IntervalD> ap(static_cast<std::size_t>(wstar.size()));
+    for (std::size_t j = 0; j < ap.size(); ++j) ap[j] = alpha * wstar(static_cast<Eigen::Index>(j));
+    return norm2(loss_gradient(field, params, ap));
+}
+
+UnboundedBounds unbounded_bounds(const IntervalD& eps) { return {IntervalD(1) / (IntervalD(2) * eps), IntervalD(1) - eps}; }
+
+AtTdelta at_t_delta(const taylor::VectorField& field, const std::vector<IntervalD>& params, const std::vector<IntervalD>& xT,
+                    const std::vector<IntervalD>& pstar) {
+    AtTdelta a;
+    std::vector<IntervalD> diff(xT.size());
+    for (std::size_t j = 0; j < xT.size(); ++j) diff[j] = xT[j] - pstar[j];
+    a.distance = norm2(diff);
+    a.norm = norm2(xT);
+    IntervalD dot = IntervalD(0);
+    for (std::size_t j = 0; j < xT.size(); ++j) dot += xT[j] * pstar[j];
+    a.cosine = dot / a.norm;
+    a.gradient = norm2(loss_gradient(field, params, xT));
+    return a;
+}
+
 }  // namespace flowcert::proofs::kh

@@ -101,4 +101,60 @@ Example1PostSaddle example1_post_saddle_integrated(const taylor::VectorField& fi
                                                    const std::vector<std::string>& w0, const IntervalMp& delta,
                                                    const IntervalMp& kappa, long bits);
 
+// ---- the limit of p(t) and the corollaries' quantities (moved from the verifier body, issue 15) --------------
+
+// ytilde = -l'(0, y) = y/2 for the logistic loss l(p, y) = ln(1 + exp(-p y)) [KH2025, App. E] (the square losses:
+// nets::ncf_weights).
+nets::Vec<IntervalD> logistic_ncf_weights(const nets::Vec<IntervalD>& y);
+
+// w0 / ||w0|| in intervals, from the exact decimal entries of w0 (kh/first_saddle, kh/theorem10_escape).
+std::vector<IntervalD> unit_direction(const std::vector<std::string>& w0txt);
+
+// grad L(w) = -f(w) for the loss-flow field f = -grad L (homogeneous_loss_flow_field / logistic_loss_flow_field)
+// with its parameters; throws std::runtime_error when the field cannot be evaluated at w.
+std::vector<IntervalD> loss_gradient(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                                     const std::vector<IntervalD>& w);
+
+// Bounded case [KH2025, Cor. 5/11; docs/kh.md#verifier-khfirst_saddle]: on the ray w = rho w* the flow is
+// rho' = L rho^{L-1}(N* - S rho^L) (ray_of), bounded iff S > 0; then p* = lim p(t) = rho* w*. Krawczyk on grad L = 0
+// around p* (prove_loss_stationary_point) and p*'s enclosure inside the uniqueness box make p* that unique zero;
+// then its order (stationary_order). The stages stop at the first one not proven: `bounded` (S > 0), `stationary.ok`,
+// `inside`; `order` is computed only when all three hold.
+struct BoundedLimit {
+    Ray<IntervalD> ray;
+    bool bounded = false;            // S certainly > 0
+    std::vector<IntervalD> pstar;    // rho* w* (when bounded)
+    LossStationaryPoint stationary;  // when bounded
+    bool inside = false;             // the enclosure of p* lies in the uniqueness box
+    StationaryOrder order;           // when inside
+};
+BoundedLimit bounded_limit(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                           const nets::SquareLossNormalization& norm, const linalg::IVector<IntervalD>& wstar,
+                           const IntervalD& Nstar, int L, int kstar, int block);
+
+// Unbounded case, logistic loss [KH2025, Cor. 6/12; docs/kh.md#verifier-khfirst_saddle]: on the ray w = rho w*,
+// H(x_i; rho w*) = rho^L h_i and rho' = L rho^{L-1} sum_i a_i/(1 + exp(a_i rho^L)), a_i = y_i h_i. Proven when every
+// a_i is certainly >= 0 and some certainly > 0: then rho -> inf along w* with grad L(p(t)) -> 0 and
+// grad L(alpha w*) -> 0 (a bounded increasing solution would converge to a zero of the field).
+bool logistic_ray_unbounded(const nets::HomogeneousModel<IntervalD>& model, const nets::Vec<IntervalD>& y,
+                            const linalg::IVector<IntervalD>& wstar);
+// ||grad L(alpha w*)||: one numeric instance of grad L(alpha p*) -> 0 (the unbounded case's hypothesis).
+IntervalD gradient_norm_on_ray(const taylor::VectorField& field, const std::vector<IntervalD>& params,
+                               const linalg::IVector<IntervalD>& wstar, const IntervalD& alpha);
+
+// The bounds of the unbounded corollaries for a tolerance epsilon [KH2025, Cor. 6/12]: ||psi(T_delta)|| >= 1/(2 eps)
+// and cos(psi(T_delta), p*) >= 1 - eps; 1/(2 eps) is also the default alpha of the check ||grad L(alpha p*)|| <= eps.
+struct UnboundedBounds {
+    IntervalD norm_min, cosine_min;  // 1/(2 eps), 1 - eps
+};
+UnboundedBounds unbounded_bounds(const IntervalD& eps);
+
+// The corollaries' quantities at psi(T_delta) = xT [KH2025, Cor. 5/6/11/12]: ||xT - p*||, ||xT||,
+// cos = xT^T p* / ||xT|| (p* a unit vector in the unbounded case) and ||grad L(xT)||.
+struct AtTdelta {
+    IntervalD distance, norm, cosine, gradient;
+};
+AtTdelta at_t_delta(const taylor::VectorField& field, const std::vector<IntervalD>& params, const std::vector<IntervalD>& xT,
+                    const std::vector<IntervalD>& pstar);
+
 }  // namespace flowcert::proofs::kh

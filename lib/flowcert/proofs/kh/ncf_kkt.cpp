@@ -440,4 +440,17 @@ PositiveKkt<I> certify_positive_kkt(const Ncf<I>& ncf, const Ncf<double>& ncf_d,
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, )
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, )
 
+template <Interval I> I radial_hessian_eigenvalue(const I& N, int L) { return I(L * (L - 1)) * N; }
+
+template <Interval I> I distance_exponent(const I& Delta, const I& N, int L) { return Delta / (Delta + I(2 * L * L) * N); }
+
+template <Interval I> I balance_residual_hull(const std::vector<BalanceEntry<I>>& entries) {
+    I h = entries.front().residual;
+    for (const auto& e : entries) h = hull(h, e.residual);
+    return h;
+}
+
+FLOWCERT_PROOFS_KH_NCF_KKT_REPORT_DECLARE(IntervalD, )
+FLOWCERT_PROOFS_KH_NCF_KKT_REPORT_DECLARE(IntervalMp, )
+
 }  // namespace flowcert::proofs::kh

@@ -193,4 +193,21 @@ PositiveKkt<I> certify_positive_kkt(const nets::Ncf<I>& ncf, const nets::Ncf<dou
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalD, extern)
 FLOWCERT_PROOFS_KH_NCF_KKT_DECLARE(IntervalMp, extern)
 
+// ---- quantities of the kh/ncf_kkt and kh/theorem10_escape reports (moved from the verifier bodies, issue 15) ----
+// L(L-1) N(u*): the eigenvalue of Hess N(u*) along u* (Hess N(u*) u* = L(L-1) N(u*) u* [KH2025, proof of Lemma 20]).
+template <Interval I> I radial_hessian_eigenvalue(const I& N, int L);
+// The exponent of the distance bounds of Theorems 4 and 10 [KH2025, Thm 4, Thm 10, eq. (8)]:
+// kappa = Delta / (Delta + 2 L^2 N(w*)).
+template <Interval I> I distance_exponent(const I& Delta, const I& N, int L);
+// The hull of the Lemma 17 balance residuals [KH2025, Lemma 17] (each contains 0 at a positive KKT point of (10));
+// `entries` must not be empty.
+template <Interval I> I balance_residual_hull(const std::vector<BalanceEntry<I>>& entries);
+
+#define FLOWCERT_PROOFS_KH_NCF_KKT_REPORT_DECLARE(I, EXTERN)                                   \
+    EXTERN template I radial_hessian_eigenvalue<I>(const I&, int);                          \
+    EXTERN template I distance_exponent<I>(const I&, const I&, int);                         \
+    EXTERN template I balance_residual_hull<I>(const std::vector<BalanceEntry<I>>&);
+FLOWCERT_PROOFS_KH_NCF_KKT_REPORT_DECLARE(IntervalD, extern)
+FLOWCERT_PROOFS_KH_NCF_KKT_REPORT_DECLARE(IntervalMp, extern)
+
 }  // namespace flowcert::proofs::kh

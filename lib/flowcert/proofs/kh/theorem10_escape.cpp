@@ -192,4 +192,37 @@ EscapeWindowPoint escape_window_point(const EscapeWindowSetting& in, const Inter
     return r;
 }
 
+IntervalD ncf_value_at(const nets::Ncf<IntervalD>& ncf, const std::vector<IntervalD>& w0) {
+    nets::Vec<IntervalD> v(static_cast<Eigen::Index>(w0.size()));
+    for (std::size_t j = 0; j < w0.size(); ++j) v(static_cast<Eigen::Index>(j)) = w0[j];
+    return ncf.gradient(v).value;
+}
+
+double ncf_horizon_guess(const IntervalD& Nw0, int L) { return 1.0 / std::max(1e-300, mid(IntervalD(L * (L - 2)) * Nw0)); }
+
+Lemma25Window lemma25_window(const IntervalD& Nstar, const IntervalD& Nw0, int L) {
+    const IntervalD LL2 = IntervalD(L * (L - 2));
+    return {IntervalD(1) / (LL2 * Nstar), IntervalD(1) / (LL2 * Nw0)};
+}
+
+IntervalD blowup_time(const BlockBlowup& b) { return hull(b.lo, b.hi); }
+
+EscapeScaling escape_scaling(const IntervalD& delta, double lo, double hi, int L, const IntervalD& Tw0, const IntervalD& C) {
+    const IntervalD dL2 = pow(delta, L - 2);
+    EscapeScaling e;
+    e.scaled = dL2 * IntervalD::bounds(lo, hi);
+    e.diff = e.scaled - Tw0;
+    e.distance = abs(e.diff);
+    e.bound = C * dL2;
+    return e;
+}
+
+double exhibited_constant(const IntervalD& distance, const IntervalD& delta, const IntervalD& kappa) {
+    return upper(distance / exp(kappa * log(delta)));
+}
+
+IntervalD power_law_bound(double C, const IntervalD& delta, const IntervalD& kappa) {
+    return IntervalD::exact(C) * exp(kappa * log(delta));
+}
+
 }  // namespace flowcert::proofs::kh

@@ -99,4 +99,31 @@ struct EscapeWindowPoint {
 };
 EscapeWindowPoint escape_window_point(const EscapeWindowSetting& setting, const IntervalD& delta, bool keep_path);
 
+// N(w0) = ytilde^T H(X; w0) at the unit initial direction w0.
+IntervalD ncf_value_at(const nets::Ncf<IntervalD>& ncf, const std::vector<IntervalD>& w0);
+// A non-rigorous horizon guess for the NCF tube, near 1/(L(L-2)N(w0)) (only chooses how far to integrate).
+double ncf_horizon_guess(const IntervalD& Nw0, int L);
+
+// The ends of Lemma 25's window for the NCF blow-up time T(w0) [KH2025, Lemma 25; docs/kh.md#verifier-khtheorem10_escape]:
+// 1/(L(L-2)N(w*)) < T(w0) < 1/(L(L-2)N(w0)) for every w0 in S(w*) with N(w0) > 0.
+struct Lemma25Window {
+    IntervalD lower, upper;  // 1/(L(L-2)N(w*)), 1/(L(L-2)N(w0))
+};
+Lemma25Window lemma25_window(const IntervalD& Nstar, const IntervalD& Nw0, int L);
+// T(w0) from the blow-up bracket of block k* (w0 in S(w*)): the hull of the bracket's ends.
+IntervalD blowup_time(const BlockBlowup& kstar_block);
+
+// The escape time against its leading term [KH2025, Thm 10 shift; Lemma 25]: for T_esc(delta) in [lo, hi],
+// delta^(L-2) T_esc, its difference to T(w0) and the absolute value of it, and the bound C delta^(L-2) of
+// |delta^(L-2) T_esc - T(w0)|.
+struct EscapeScaling {
+    IntervalD scaled, diff, distance, bound;
+};
+EscapeScaling escape_scaling(const IntervalD& delta, double lo, double hi, int L, const IntervalD& Tw0, const IntervalD& C);
+
+// The exhibited constant of the Theorem 10 bound from the first delta [KH2025, Thm 10, eq. (8)]:
+// C~ = dist(delta_1) / delta_1^kappa rounded up (an exact double), and the bound C~ delta^kappa at another delta.
+double exhibited_constant(const IntervalD& distance, const IntervalD& delta, const IntervalD& kappa);
+IntervalD power_law_bound(double C, const IntervalD& delta, const IntervalD& kappa);
+
 }  // namespace flowcert::proofs::kh
