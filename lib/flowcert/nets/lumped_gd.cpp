@@ -417,7 +417,7 @@ private:
         const bool shape = n_ >= 2 && nact + 1 == n_;
         const int ki = kink_of_[j];
         if (ki >= 0 && !(shape && kinks_[static_cast<std::size_t>(ki)].k == kk)) kink_leave(j);
-        if (kink_of_[j] < 0 && shape && nund == 1 && !res_.maybe_frozen[j]) {
+        if (opt_.kink_neurons && kink_of_[j] < 0 && shape && nund == 1 && !res_.maybe_frozen[j]) {
             std::array<Up, 5> w;
             for (std::size_t i = 0; i < d_; ++i) w[i] = Up::of(th_.W(j, i));
             int slot;

@@ -57,6 +57,7 @@ struct LumpedGdOptions {
     // X^T rho = 0 (rho the least-squares residual r*), P(rho) = <rho, q> exactly, since sum_k rho_k z_jk = 0 and
     // relu(z) - z = relu(-z) (proofs/bf/gd_plateau.hpp).
     std::vector<IntervalD> pairing_residual;
+    bool kink_neurons = true;  // the kink representation (false: such neurons are stepped with sigma' in [0, 1])
     // Mutation tests only: "" is the GD map; "kink_branch_A_without_kick" drops the c r_k x_k term of branch A
     // in the kink step (a deliberately wrong map).
     std::string kink_mutation;
