@@ -85,3 +85,43 @@ TEST_CASE("closed cones: all-active, dead, and a box across a kink", "[bf][gd_pl
     CHECK_FALSE(c.result.is_proven());
     CHECK(c.other == 1);
 }
+
+// The sign argument (gd_plateau.hpp): with kink neurons in q (a_j < 0, z_jk > 0 for k != 3, r*_3 < 0),
+// <r*, q_j> = a_j r*_3 relu(-z_j3) >= 0, so L >= L* stays proven although q != 0; the enclosure of <r*, q> itself
+// straddles 0. The instance of tests/nets/test_lumped_gd.cpp (Figure-2 data, m = 40, seed 6, lambda = 0.1, step 1/16).
+TEST_CASE("the plateau with kink neurons: the per-neuron form of <r*, q> proves L >= L*", "[bf][gd_plateau][kink]") {
+    const nets::TwoLayerModel<IntervalD> model(test_support::figure2_spec());
+    const auto th0 = nets::initialize<IntervalD>(test_support::balanced_init(40, 6, "0.1"), model.d()).theta;
+    bfp::GdPlateauTracker tr(kLs, model.risk_weight());
+    nets::LumpedGdOptions o;
+    o.iterations = 1500;
+    o.handoff = 300;
+    o.pairing_residual = tr.rstar();
+    std::size_t with_kinks = 0, first_observed = 0;
+    const auto res = nets::lumped_gd(model, th0, IntervalD::from_decimal("1/16"), o, [&](const nets::GdIterationView& v) {
+        if (v.t >= 800) tr.add(v);  // from the plateau on (the loss is far above L* before; first observed below)
+        if (v.t == 800) first_observed = tr.iterations();
+    });
+    REQUIRE(res.status == nets::LumpedGdStatus::completed);
+    for (int k : res.kink_sample) with_kinks += k == 2;
+    REQUIRE(with_kinks >= 1);
+    for (std::size_t j = 0; j < res.theta.m; ++j)
+        if (res.kink_sample[j] == 2) CHECK(certainly_negative(res.theta.a[j]));  // the premise of the sign argument
+    CHECK(first_observed == 1);
+    CHECK(certainly_negative(tr.rstar()[2]));
+    const auto proof = tr.loss_above_plateau();
+    INFO(proof.reason);
+    CHECK(proof.is_proven());
+    CHECK(tr.pairing_decisive() > 0);  // without the per-neuron form the bound is not proven there
+    // the final classification: every neuron in a closed cone or near the kink face of x_3
+    const auto cones = bfp::closed_cone_membership(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, IntervalD::from_decimal("1e-2"));
+    INFO(cones.result.reason);
+    CHECK(cones.result.is_proven());
+    CHECK(cones.kink == with_kinks);
+    CHECK(cones.kink_max_ratio > 1e-3);  // measured 3.4e-3 (lambda = 0.1: large neurons, a wide zeta)
+    CHECK(cones.kink_max_a < 1e-2);
+    CHECK_FALSE(bfp::closed_cone_membership(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, IntervalD::from_decimal("1e-3"))
+                    .result.is_proven());  // a smaller claimed angle fails
+    const auto strict = bfp::closed_cone_membership(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta);
+    CHECK_FALSE(strict.result.is_proven());  // without the third category: not every neuron is in a closed cone
+}
