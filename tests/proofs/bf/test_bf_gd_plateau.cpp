@@ -125,3 +125,38 @@ TEST_CASE("the plateau with kink neurons: the per-neuron form of <r*, q> proves 
     const auto strict = bfp::closed_cone_membership(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta);
     CHECK_FALSE(strict.result.is_proven());  // without the third category: not every neuron is in a closed cone
 }
+
+// The sign argument on one hand-made kink neuron, exactly: h = X beta* + q, q_k = a relu(z_k) with a = -1/10000,
+// w = (-1, 1/10) active on x_1, x_2 and inactive on x_3 (z_3 = -1/40): <r*, q> = a r*_3 relu(-z_3) > 0 is linear in
+// |a| while (c/2) |r - r*|^2 = (c/2) |q|^2 is quadratic; with q known to 1e-6 (a box) L > L* is proven only through
+// the per-neuron form (its sign: a < 0, r*_3 < 0).
+TEST_CASE("the sign argument: L - L* >= c a r*_3 relu(-z_3) + (c/2) |q|^2 for a kink neuron (exact rationals)", "[bf][gd_plateau][kink]") {
+    const nets::Rational a(-1, 10000), w1(-1), w2(1, 10);
+    nets::QVec h, q;
+    const std::vector<nets::Rational> xs = {nets::Rational(-3, 4), nets::Rational(-1, 2), nets::Rational(1, 8)};
+    nets::Rational zk3 = 0;
+    for (std::size_t k = 0; k < 3; ++k) {
+        const nets::Rational z = w1 * xs[k] + w2;
+        if (k < 2) REQUIRE(z > 0);
+        if (k == 2) zk3 = z;
+        q.push_back(z > 0 ? a * z : nets::Rational(0));
+        h.push_back(kLs.predictions[k] + q.back());
+    }
+    REQUIRE(zk3 < 0);
+    nets::QVec r;
+    for (std::size_t k = 0; k < 3; ++k) r.push_back(h[k] - kData.y[k]);
+    // the outputs as an engine's boxes give them: q_k widened by 1e-6 (1 % of |a|); the pairing by 1 % of itself
+    auto R = enclose_all(r), Q = enclose_all(q);
+    for (auto& x : Q) x += IntervalD::bounds(-1e-6, 1e-6);
+    IntervalD pairing = to_interval_d(nets::enclose(a * kLs.residuals[2] * (-zk3), 128));  // a r*_3 relu(-z_3)
+    pairing *= IntervalD::bounds(0.99, 1.01);
+    REQUIRE(certainly_positive(pairing));
+    bfp::GdPlateauTracker tr(kLs, kC);
+    tr.add(nets::GdIterationView{0, R, Q, true, pairing});
+    CHECK(nets::Rational(tr.min_lower()) <= excess(h));  // a lower bound of the exact excess
+    CHECK(tr.loss_above_plateau().is_proven());
+    CHECK(tr.pairing_decisive() == 1);                   // <r*, q> as an enclosure straddles: only the sign argument proves it
+    bfp::GdPlateauTracker without(kLs, kC);
+    without.add(nets::GdIterationView{0, R, Q, true});
+    CHECK_FALSE(without.loss_above_plateau().is_proven());
+}
