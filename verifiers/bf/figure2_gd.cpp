@@ -218,7 +218,8 @@ int main(int argc, char** argv) {
     cert::VerifierSpec spec{
         .name = "bf/figure2_gd",
         .summary = "certifies the Figure-2 gradient-descent run: loss >= L* at every iteration, predictions at the last iteration within a "
-                   "tolerance of the least-squares fit, every neuron in a closed all-active or all-inactive cone",
+                   "tolerance of the least-squares fit, every neuron in a closed all-active or all-inactive cone or (kink neurons) within a "
+                   "certified angle of a kink face",
         .claim = {.paper = "Boursier & Flammarion, JMLR 26 (2025), paper 24-1523", .locator = "Figure 2, App. B.1 (and Theorem 2)",
                   .paper_statement = "GD with lr 1e-3 for 2e6 iterations from a small balanced initialization converges to the least-squares "
                                      "predictor (a spurious stationary point, loss L* > 0) with every neuron in the all-active or the dead cone",

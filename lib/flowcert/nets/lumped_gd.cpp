@@ -408,32 +408,36 @@ private:
         res_.stats.undecided_steps += und;
     }
     // ---- kink neurons (lumped_gd_kernel.hpp; docs/bf.md, "Kink neurons"): certainly active on every sample but one,
-    // not certainly active there, never flagged maybe-frozen. Decides whether individual neuron j (position p in
-    // live_) is a kink neuron for this step: it enters when undecided on that sample, stays while the shape holds.
+    // k. Individual neuron j (position p in live_) enters when it is not certainly active on k, undecided there and not
+    // flagged maybe-frozen; it stays while every other sign is certainly positive, whatever its sign on k (leaving
+    // when that sign is decided, and re-entering from the rebuilt box, would widen zeta at each cycle).
     bool kink_track(std::size_t p, std::size_t j, std::size_t nund, std::size_t nact) {
-        std::size_t kk = n_;
+        if (kink_of_[j] >= 0) {
+            const std::size_t kk = kinks_[static_cast<std::size_t>(kink_of_[j])].k;
+            bool others = true;
+            for (std::size_t k = 0; k < n_; ++k) others = others && (k == kk || z_[p * n_ + k].positive());
+            if (!others) kink_leave(j);
+            return kink_of_[j] >= 0;
+        }
+        if (!opt_.kink_neurons || n_ < 2 || nact + 1 != n_ || nund != 1 || res_.maybe_frozen[j]) return false;
+        std::size_t kk = 0;
         for (std::size_t k = 0; k < n_; ++k)
             if (!z_[p * n_ + k].positive()) kk = k;
-        const bool shape = n_ >= 2 && nact + 1 == n_;
-        const int ki = kink_of_[j];
-        if (ki >= 0 && !(shape && kinks_[static_cast<std::size_t>(ki)].k == kk)) kink_leave(j);
-        if (opt_.kink_neurons && kink_of_[j] < 0 && shape && nund == 1 && !res_.maybe_frozen[j]) {
-            std::array<Up, 5> w;
-            for (std::size_t i = 0; i < d_; ++i) w[i] = Up::of(th_.W(j, i));
-            int slot;
-            if (!kink_free_.empty()) {
-                slot = kink_free_.back();
-                kink_free_.pop_back();
-            } else {
-                slot = static_cast<int>(kinks_.size());
-                kinks_.emplace_back();
-            }
-            kinks_[static_cast<std::size_t>(slot)] = lumped_gd_detail::kink_enter(kk, z_[p * n_ + kk], w, ksample_[kk], d_);
-            kink_of_[j] = slot;
-            ++res_.stats.kink_entries;
-            res_.stats.kink_max = std::max(res_.stats.kink_max, kinks_.size() - kink_free_.size());
+        std::array<Up, 5> w;
+        for (std::size_t i = 0; i < d_; ++i) w[i] = Up::of(th_.W(j, i));
+        int slot;
+        if (!kink_free_.empty()) {
+            slot = kink_free_.back();
+            kink_free_.pop_back();
+        } else {
+            slot = static_cast<int>(kinks_.size());
+            kinks_.emplace_back();
         }
-        return kink_of_[j] >= 0;
+        kinks_[static_cast<std::size_t>(slot)] = lumped_gd_detail::kink_enter(kk, z_[p * n_ + kk], w, ksample_[kk], d_);
+        kink_of_[j] = slot;
+        ++res_.stats.kink_entries;
+        res_.stats.kink_max = std::max(res_.stats.kink_max, kinks_.size() - kink_free_.size());
+        return true;
     }
     void kink_leave(std::size_t j) {
         if (kink_of_[j] < 0) return;

@@ -23,8 +23,8 @@
 // An individual neuron certainly active on every sample but one (k) and undecided on k is a kink neuron: it is
 // kept in adapted coordinates (zeta = <w, x_k>, y = the part of w orthogonal to x_k, a), split at zeta = 0 each
 // step, each part moved by its pattern's exact map, the images hulled (no sigma' in [0, 1] hull, no wrapping by
-// the hyperbolic map of pattern S minus k); it leaves that representation when its sign on k is decided
-// positive or another sign becomes undecided (docs/bf.md, "Kink neurons").
+// the hyperbolic map of pattern S minus k); it stays there while every other sign is certainly positive, whatever
+// its sign on k, and leaves when another sign becomes undecided (docs/bf.md, "Kink neurons").
 // Everything is IntervalD; no estimate enters an enclosure.
 #pragma once
 
@@ -95,7 +95,7 @@ struct LumpedGdStats {
     std::size_t undecided_steps = 0;        // per-neuron steps that used sigma' in [0, 1]
     std::size_t lumped_steps = 0;
     std::size_t kink_entries = 0;           // neurons entering the kink representation (counted each time)
-    std::size_t kink_exits = 0;             // and leaving it (sign on k decided, or another sign undecided)
+    std::size_t kink_exits = 0;             // and leaving it (another sign undecided, or frozen)
     std::size_t kink_steps = 0;             // kink steps (two-branch, adapted coordinates)
     std::size_t kink_max = 0;               // most kink neurons at one iteration
     double max_rho_width = 0;               // largest radius of the Lohner coordinates seen

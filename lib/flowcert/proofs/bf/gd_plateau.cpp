@@ -67,13 +67,20 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
     const auto z = nets::preactivations(model, theta);
     const std::size_t n = model.n();
     std::string first;
+    std::vector<IntervalD> zj(n);
     for (std::size_t j = 0; j < theta.m; ++j) {
+        for (std::size_t k = 0; k < n; ++k) zj[k] = z[j * n + k];
+        if (j < kink_sample.size() && kink_sample[j] >= 0) {  // both enclose z_jk*: intersect
+            const std::size_t ks = static_cast<std::size_t>(kink_sample[j]);
+            const IntervalD zz = kink_zeta[j];
+            zj[ks] = IntervalD::bounds(std::max(zj[ks].lower(), zz.lower()), std::min(zj[ks].upper(), zz.upper()));
+        }
         bool act = true, inact = true;
         std::size_t npos_ = 0, kstar = n;
         for (std::size_t k = 0; k < n; ++k) {
-            act = act && certainly_nonnegative(z[j * n + k]);
-            inact = inact && certainly_nonpositive(z[j * n + k]);
-            if (certainly_positive(z[j * n + k])) ++npos_;
+            act = act && certainly_nonnegative(zj[k]);
+            inact = inact && certainly_nonpositive(zj[k]);
+            if (certainly_positive(zj[k])) ++npos_;
             else kstar = k;
         }
         IntervalD th2 = sqr(theta.a[j]);
@@ -90,11 +97,7 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
             continue;
         }
         if (n >= 2 && npos_ + 1 == n) {  // active on every sample but kstar: near the kink face of kstar?
-            IntervalD zk = z[j * n + kstar];
-            if (j < kink_sample.size() && kink_sample[j] == static_cast<int>(kstar)) {
-                const IntervalD zz = kink_zeta[j];
-                zk = IntervalD::bounds(std::max(zk.lower(), zz.lower()), std::min(zk.upper(), zz.upper()));
-            }
+            const IntervalD zk = zj[kstar];
             IntervalD x2(0);
             for (std::size_t i = 0; i < model.d(); ++i) x2 += sqr(model.x(kstar, i));
             const double ratio = kink_ratio(model, theta, j, zk);
