@@ -5,7 +5,8 @@
 //   (a) hypotheses: h > 0, ReLU and the half-square loss, X of full rank (beta* unique), eq. (4) at initialization;
 //   (b) the rigorous GD run of nets::lumped_gd (per neuron up to the hand-off, then the all-active class lumped);
 //   (c) conclusions at the last iteration N: h(x_k) within tol of x_k^T beta*, every neuron in a closed all-active
-//       or all-inactive cone; and L(theta_t) >= L* for every t <= N (lib/flowcert/proofs/bf/gd_plateau.hpp).
+//       or all-inactive cone or (kink neurons, tiny) within a certified angle of a kink face; and L(theta_t) >= L*
+//       for every t <= N (lib/flowcert/proofs/bf/gd_plateau.hpp).
 #include <flowcert/nets.hpp>
 
 #include <cmath>
@@ -30,7 +31,7 @@ const char* h_rank = "lambda_min(X^T X / n) > 0 (beta* unique)";
 const char* h_eq4 = "eq. (4) at initialization: |a_j(0)| >= |w_j(0)| for every neuron";
 const char* s_run = "(b) rigorous GD run reaches iteration N";
 const char* c_plateau = "(c) L(theta_t) >= L* for every iteration t <= N (the spurious plateau)";
-const char* c_cones = "(c) every neuron at iteration N in a closed all-active or all-inactive cone";
+const char* c_cones = "(c) every neuron at iteration N in a closed all-active or all-inactive cone, or within the angle asin(kink_angle) of a kink face";
 
 std::size_t to_index(const cert::Case& in, const std::string& key, const std::string& s) {
     if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) in.fail(key, "'" + s + "' is not a non-negative integer");
@@ -61,9 +62,10 @@ std::vector<std::size_t> plotted_iterations(std::size_t N, const std::vector<std
 
 // A snapshot row: t, L, the lower bound of L - L*, closed-cone counts, |beta_P - beta*| over the all-active neurons.
 std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& th,
-                                      const std::vector<char>& maybe_frozen, const proofs::LeastSquares& ls, std::size_t t,
-                                      const std::string& label) {
-    const auto cones = proofs::closed_cone_membership(model, th, maybe_frozen);
+                                      const std::vector<char>& maybe_frozen, const std::vector<int>& kink_sample,
+                                      const std::vector<IntervalD>& kink_zeta, const IntervalD& kink_sine, const proofs::LeastSquares& ls,
+                                      std::size_t t, const std::string& label) {
+    const auto cones = proofs::closed_cone_membership(model, th, maybe_frozen, kink_sample, kink_zeta, kink_sine);
     const auto z = nets::preactivations(model, th);
     std::vector<IntervalD> beta(model.d(), IntervalD(0));
     for (std::size_t j = 0; j < th.m; ++j) {
@@ -75,7 +77,7 @@ std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& mode
     IntervalD db(0);  // (the all-active sum is over the boxes; a maybe-frozen neuron is counted by its box)
     for (std::size_t i = 0; i < model.d(); ++i) db += sqr(beta[i] - to_d(mp(ls.beta[i], 128)));
     return {std::to_string(t), label, to_string(nets::risk(model, th), 12), std::to_string(cones.all_active) + " (" + std::to_string(cones.all_active_positive) + " a > 0)",
-            std::to_string(cones.all_inactive), std::to_string(cones.other), to_string(sqrt(db), 4)};
+            std::to_string(cones.all_inactive), std::to_string(cones.kink), std::to_string(cones.other), to_string(sqrt(db), 4)};
 }
 
 void run(cert::Context& ctx) {
@@ -90,6 +92,7 @@ void run(cert::Context& ctx) {
     const std::size_t N = static_cast<std::size_t>(in.integer("iterations"));
     const std::vector<std::size_t> snaps = snapshot_iterations(in);
     const std::string tol_s = in.has("prediction_tolerance") ? in.number_string("prediction_tolerance") : "1e-10";
+    const std::string kink_s = in.has("kink_angle") ? in.number_string("kink_angle") : "1e-3";
     for (const char* c : {h_step, h_paper_step, h_paper_scale, h_setting, h_rank, h_eq4, s_run, c_plateau, c_cones}) R.plan(c);
     for (std::size_t k = 0; k < t2.data.n; ++k) R.plan("(c) h(x_" + std::to_string(k + 1) + ") at iteration N within " + tol_s + " of x_k^T beta*");
     plan_bounds(in, R);
@@ -125,6 +128,7 @@ void run(cert::Context& ctx) {
     o.handoff = in.has("handoff") ? static_cast<std::size_t>(in.integer("handoff")) : 4000;
     o.snapshots = snaps;
     proofs::GdPlateauTracker tracker(ls, model.risk_weight(), plotted_iterations(N, snaps));
+    o.pairing_residual = tracker.rstar();  // <r*, q> per neuron (gd_plateau.hpp)
     const auto res = nets::lumped_gd(model, init.theta, h, o, [&](const nets::GdIterationView& v) { tracker.add(v); });
     const bool done = res.status == nets::LumpedGdStatus::completed;
     R.step(s_run, "[docs/bf.md, bf/figure2_gd]")
@@ -134,7 +138,8 @@ void run(cert::Context& ctx) {
 
     // ---- (c) conclusions
     R.conclusion(c_plateau, "[BF2025, Thm 2, Figure 2; docs/bf.md, bf/figure2_gd]").result(tracker.loss_above_plateau());
-    const auto cones = proofs::closed_cone_membership(model, res.theta, res.maybe_frozen);
+    const IntervalD kink_sine = IntervalD::from_decimal(kink_s);
+    const auto cones = proofs::closed_cone_membership(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, kink_sine);
     const bool paper_end = N >= kPaperIterations;
     const auto at_N = [&](const std::string& name, const char* cite) -> cert::CheckBuilder {
         return paper_end ? R.conclusion(name, cite) : R.step(name, std::string(cite) + "; N < 2e6: this case's time");
@@ -151,10 +156,11 @@ void run(cert::Context& ctx) {
 
     // ---- tables and plots
     auto& sn = R.table("state at the snapshot iterations (certified enclosures)",
-                       {"iteration", "", "L(theta_t)", "closed all-active", "closed all-inactive", "neither", "|beta_P - beta*|"});
-    sn.add_row(snapshot_row(model, init.theta, {}, ls, 0, "initialization"));
-    for (const auto& s : res.snapshots) sn.add_row(snapshot_row(model, s.theta, s.maybe_frozen, ls, s.t, "paper snapshot"));
-    sn.add_row(snapshot_row(model, res.theta, res.maybe_frozen, ls, N, "last iteration N"));
+                       {"iteration", "", "L(theta_t)", "closed all-active", "closed all-inactive", "near a kink face", "neither", "|beta_P - beta*|"});
+    sn.add_row(snapshot_row(model, init.theta, {}, {}, {}, kink_sine, ls, 0, "initialization"));
+    for (const auto& s : res.snapshots)
+        sn.add_row(snapshot_row(model, s.theta, s.maybe_frozen, s.kink_sample, s.kink_zeta, kink_sine, ls, s.t, "paper snapshot"));
+    sn.add_row(snapshot_row(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, kink_sine, ls, N, "last iteration N"));
     auto& st = R.table("the rigorous GD run", {"quantity", "value"});
     const auto& S = res.stats;
     for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
@@ -163,6 +169,12 @@ void run(cert::Context& ctx) {
              {"members that left P", std::to_string(S.left)}, {"re-references of the members", std::to_string(S.rereferences)},
              {"per-neuron steps (undecided sign)", std::to_string(S.neuron_steps) + " (" + std::to_string(S.undecided_steps) + ")"},
              {"lumped steps", std::to_string(S.lumped_steps)}, {"largest Lohner coordinate radius", fmt(S.max_rho_width)},
+             {"kink neurons: entries, exits, two-branch steps, most at once",
+              std::to_string(S.kink_entries) + ", " + std::to_string(S.kink_exits) + ", " + std::to_string(S.kink_steps) + ", " + std::to_string(S.kink_max)},
+             {"near a kink face at N: count, max |a_j|, max |theta_j| (all neurons: max |theta_j|), max |z_jk*| / |w_j|",
+              std::to_string(cones.kink) + ", " + fmt(cones.kink_max_a) + ", " + fmt(cones.kink_max_theta) + " (" + fmt(cones.max_theta) + "), " +
+                  fmt(cones.kink_max_ratio)},
+             {"iterations where only the per-neuron form of <r*, q> proved L >= L*", std::to_string(tracker.pairing_decisive())},
              {"least lower bound of L - L* (iteration)", fmt(tracker.min_lower()) + " (" + std::to_string(tracker.argmin()) + ")"}})
         st.add_row({k, v});
     cert::TubePlot lp{.title = "loss L(theta_t) along the certified GD run (paper convention) and L*", .x_label = "iteration t", .y_label = "L"};
@@ -178,7 +190,11 @@ void run(cert::Context& ctx) {
     R.claim.proven_statement = "for this initialization (m = " + std::to_string(is.m) + ", seed " + std::to_string(is.seed) + ", lambda = " + is.lambda +
                                ") and " + std::to_string(N) + " GD steps of size " + in.number_string("step") + ": L(theta_t) >= L* = " +
                                nets::decimal_string(ls.loss_paper, 10) + " at every iteration, and at the last one every neuron is in a closed all-active "
-                               "or all-inactive cone and h(x_k) is within " + tol_s + " of x_k^T beta*";
+                               "or all-inactive cone" +
+                               (cones.kink ? " except " + std::to_string(cones.kink) + " tiny kink neurons (|a_j| <= " + fmt(cones.kink_max_a) +
+                                                 ") within the angle asin(" + kink_s + ") of a kink face, on its all-active side,"
+                                           : std::string()) +
+                               " and h(x_k) is within " + tol_s + " of x_k^T beta*";
 }
 
 }  // namespace
@@ -193,12 +209,17 @@ int main(int argc, char** argv) {
                     .required = false, .constraint = cert::Constraint::nonnegative});
     keys.push_back({.name = "snapshots", .type = cert::KeyType::numbers, .description = "iterations whose state is tabulated (the paper's: 3031, 6504, 1999999)",
                     .required = false});
+    keys.push_back({.name = "kink_angle", .type = cert::KeyType::number,
+                    .description = "claimed sine of the angle within which a neuron in neither closed cone lies of a kink face {z_k* = 0}, active on every other "
+                                   "sample (default 1e-3)",
+                    .required = false, .constraint = cert::Constraint::positive});
     keys.push_back({.name = "prediction_tolerance", .type = cert::KeyType::number, .description = "claimed |h(x_k) - x_k^T beta*| at N (default 1e-10)",
                     .required = false, .constraint = cert::Constraint::positive});
     cert::VerifierSpec spec{
         .name = "bf/figure2_gd",
         .summary = "certifies the Figure-2 gradient-descent run: loss >= L* at every iteration, predictions at the last iteration within a "
-                   "tolerance of the least-squares fit, every neuron in a closed all-active or all-inactive cone",
+                   "tolerance of the least-squares fit, every neuron in a closed all-active or all-inactive cone or (kink neurons) within a "
+                   "certified angle of a kink face",
         .claim = {.paper = "Boursier & Flammarion, JMLR 26 (2025), paper 24-1523", .locator = "Figure 2, App. B.1 (and Theorem 2)",
                   .paper_statement = "GD with lr 1e-3 for 2e6 iterations from a small balanced initialization converges to the least-squares "
                                      "predictor (a spurious stationary point, loss L* > 0) with every neuron in the all-active or the dead cone",

@@ -3,6 +3,9 @@
 // as a Lohner set, its transition matrix, member screening and the individual neurons.
 #include "flowcert/nets/lumped_gd.hpp"
 
+#define FLOWCERT_NETS_LUMPED_GD_INTERNAL
+#include "lumped_gd_kernel.hpp"
+
 #include <flowcert/linalg.hpp>
 #include <flowcert/nets/lumped_moments.hpp>
 
@@ -205,36 +208,10 @@ struct LohnerMoment {
     }
 };
 
-// The per-neuron kernel: an interval as (-lo, hi), every operation rounded upward (the rounding mode is set
-// once per pass by UpwardRounding; -frounding-math keeps the compiler from folding across it), so
-// -lo and hi are both upper bounds [the negation trick of fast interval libraries, e.g. Goualard's GAOL].
-struct Up {
-    double nl = 0, hi = 0;  // the interval [-nl, hi]
-    static Up of(const IntervalD& x) { return {-x.lower(), x.upper()}; }
-    // overflow or NaN (an enclosure that blew up) becomes the whole line, still an enclosure
-    IntervalD interval() const { return std::isfinite(nl) && std::isfinite(hi) ? IntervalD::bounds(-nl, hi) : IntervalD::entire(); }
-    Up neg() const { return {hi, nl}; }
-    Up relu() const { return {std::min(nl, 0.0), std::max(hi, 0.0)}; }
-    Up hull_zero() const { return {std::max(nl, 0.0), std::max(hi, 0.0)}; }  // hull with 0: {s g : s in [0, 1]}
-};
-inline Up operator+(const Up& a, const Up& b) { return {a.nl + b.nl, a.hi + b.hi}; }
-// [al, ah] [bl, bh]: hi = max of the four products rounded up; -lo = max of their negations rounded up
-inline Up operator*(const Up& a, const Up& b) {
-    const double al = -a.nl, bl = -b.nl, nah = -a.hi;  // exact negations
-    const double hi = std::max(std::max(a.hi * b.hi, al * bl), std::max(a.hi * bl, al * b.hi));
-    const double nl = std::max(std::max(nah * b.hi, a.nl * bl), std::max(nah * bl, a.nl * b.hi));
-    return {nl, hi};
-}
-class UpwardRounding {
-public:
-    UpwardRounding() : old_(std::fegetround()) { std::fesetround(FE_UPWARD); }
-    ~UpwardRounding() { std::fesetround(old_); }
-    UpwardRounding(const UpwardRounding&) = delete;
-    UpwardRounding& operator=(const UpwardRounding&) = delete;
-
-private:
-    int old_;
-};
+using lumped_gd_detail::KinkSample;
+using lumped_gd_detail::KinkState;
+using lumped_gd_detail::Up;
+using lumped_gd_detail::UpwardRounding;
 
 class Run {
 public:
@@ -248,6 +225,20 @@ public:
         for (std::size_t k = 0; k < n_; ++k)
             for (std::size_t i = 0; i < d_; ++i) x_.push_back(Up::of(model.x(k, i)));
         for (std::size_t j = 0; j < m_; ++j) live_.push_back(j);
+        kink_of_.assign(m_, -1);
+        for (std::size_t k = 0; k < n_; ++k) {
+            KinkSample ks;
+            IntervalD x2(0);
+            for (std::size_t i = 0; i < d_; ++i) {
+                ks.x[i] = Up::of(model.x(k, i));
+                x2 += sqr(model.x(k, i));
+            }
+            ks.x2 = Up::of(x2);
+            ks.inv_x2 = Up::of(IntervalD(1) / x2);
+            ksample_.push_back(ks);
+        }
+        pairing_ = opt.pairing_residual.size() == n_;
+        for (std::size_t k = 0; k < n_ && pairing_; ++k) prho_[k] = Up::of(opt.pairing_residual[k]);
         for (std::size_t k = 0; k < n_; ++k) {
             std::vector<double> u(S_, 0.0);
             double u2 = 0;
@@ -269,14 +260,17 @@ public:
             residuals(q, r);
             for (const auto& rk : r)
                 if (!is_bounded(rk)) return fail("residual enclosure unbounded at iteration " + std::to_string(t));
-            if (obs_) obs_(GdIterationView{t, r, q, lumped_});
-            if (std::find(opt_.snapshots.begin(), opt_.snapshots.end(), t) != opt_.snapshots.end())
-                res_.snapshots.push_back({t, state(), res_.maybe_frozen, r});
+            if (obs_) obs_(GdIterationView{t, r, q, lumped_, pairing_ ? pairing_sum_ : IntervalD::entire()});
+            if (std::find(opt_.snapshots.begin(), opt_.snapshots.end(), t) != opt_.snapshots.end()) {
+                res_.snapshots.push_back({t, state(), res_.maybe_frozen, r, {}, {}});
+                kink_result(res_.snapshots.back().kink_sample, res_.snapshots.back().kink_zeta);
+            }
             res_.iterations_done = t;
             if (t == opt_.iterations) {
                 res_.theta = state();
                 res_.residual = r;
                 if (lumped_) res_.moment = set_.box();
+                kink_result(res_.kink_sample, res_.kink_zeta);
                 for (std::size_t j : members_alive()) res_.role[j] = GdNeuronRole::lumped;
                 return;
             }
@@ -308,6 +302,7 @@ private:
         z_.resize(live_.size() * n_);
         std::array<Up, 32> acc;
         std::size_t keep = 0;
+        Up pair{0, 0};
         {
             const UpwardRounding up;
             for (std::size_t k = 0; k < n_; ++k) acc[k] = Up{0, 0};
@@ -322,22 +317,31 @@ private:
                     Up s = w[0] * x_[k * d_];
                     for (std::size_t i = 1; i < d_; ++i) s = s + w[i] * x_[k * d_ + i];
                     zz[k] = s;
-                    dead = dead && s.hi <= 0;  // sigma(z) = 0 and sigma'(z) = 0 (PyTorch's sigma'(0))
                 }
+                if (kink_of_[j] >= 0) {  // z_k of a kink neuron is its coordinate zeta (w is rebuilt from it)
+                    const KinkState& ks = kinks_[static_cast<std::size_t>(kink_of_[j])];
+                    zz[ks.k] = ks.zeta;
+                }
+                for (std::size_t k = 0; k < n_; ++k) dead = dead && zz[k].hi <= 0;  // sigma(z) = 0, sigma'(z) = 0 (PyTorch's sigma'(0))
                 if (dead) {
                     res_.role[j] = GdNeuronRole::frozen;
+                    kink_leave(j);
                     continue;
                 }
                 const bool mf = res_.maybe_frozen[j] != 0;
+                Up pj{0, 0};
                 for (std::size_t k = 0; k < n_; ++k) {
                     const Up out = a * zz[k].relu();
                     acc[k] = acc[k] + (mf ? out.hull_zero() : out);  // a frozen branch contributes 0
                     z_[keep * n_ + k] = zz[k];
+                    if (pairing_) pj = pj + prho_[k] * zz[k].neg().relu();
                 }
+                if (pairing_) pair = pair + (mf ? (a * pj).hull_zero() : a * pj);
                 live_[keep++] = j;
             }
         }
         for (std::size_t k = 0; k < n_; ++k) q[k] = acc[k].interval();
+        pairing_sum_ = pair.interval();
         live_.resize(keep);
     }
     void step_individuals(const std::vector<IntervalD>& r) {
@@ -347,6 +351,12 @@ private:
             const UpwardRounding up;
             for (std::size_t k = 0; k < n_; ++k) rk[k] = Up::of(r[k]);
             const Up h = Up::of(h_), mc = Up::of(model_.risk_weight()).neg();
+            std::array<Up, 5> DS;  // D_S over all samples, for the kink steps
+            for (std::size_t i = 0; i < d_; ++i) {
+                Up s{0, 0};
+                for (std::size_t k = 0; k < n_; ++k) s = s + rk[k] * x_[k * d_ + i];
+                DS[i] = mc * s;
+            }
             for (std::size_t p = 0; p < live_.size(); ++p) {
                 const std::size_t j = live_[p];
                 std::array<Up, 5> D, w;
@@ -361,6 +371,10 @@ private:
                     const Up& z = z_[p * n_ + k];
                     nund += z.hi > 0 && !(z.nl < 0);
                     nact += z.nl < 0;
+                }
+                if (kink_track(p, j, nund, nact)) {
+                    kink_advance(j, rk, DS, mc, h);
+                    continue;
                 }
                 const bool split = nund == 1 && nact == 0;
                 if (split) res_.maybe_frozen[j] = 1;
@@ -393,6 +407,65 @@ private:
         res_.stats.neuron_steps += live_.size();
         res_.stats.undecided_steps += und;
     }
+    // ---- kink neurons (lumped_gd_kernel.hpp; docs/bf.md, "Kink neurons"): certainly active on every sample but one,
+    // k. Individual neuron j (position p in live_) enters when it is not certainly active on k, undecided there and not
+    // flagged maybe-frozen; it stays while every other sign is certainly positive, whatever its sign on k (leaving
+    // when that sign is decided, and re-entering from the rebuilt box, would widen zeta at each cycle).
+    bool kink_track(std::size_t p, std::size_t j, std::size_t nund, std::size_t nact) {
+        if (kink_of_[j] >= 0) {
+            const std::size_t kk = kinks_[static_cast<std::size_t>(kink_of_[j])].k;
+            bool others = true;
+            for (std::size_t k = 0; k < n_; ++k) others = others && (k == kk || z_[p * n_ + k].positive());
+            if (!others) kink_leave(j);
+            return kink_of_[j] >= 0;
+        }
+        if (!opt_.kink_neurons || n_ < 2 || nact + 1 != n_ || nund != 1 || res_.maybe_frozen[j]) return false;
+        std::size_t kk = 0;
+        for (std::size_t k = 0; k < n_; ++k)
+            if (!z_[p * n_ + k].positive()) kk = k;
+        std::array<Up, 5> w;
+        for (std::size_t i = 0; i < d_; ++i) w[i] = Up::of(th_.W(j, i));
+        int slot;
+        if (!kink_free_.empty()) {
+            slot = kink_free_.back();
+            kink_free_.pop_back();
+        } else {
+            slot = static_cast<int>(kinks_.size());
+            kinks_.emplace_back();
+        }
+        kinks_[static_cast<std::size_t>(slot)] = lumped_gd_detail::kink_enter(kk, z_[p * n_ + kk], w, ksample_[kk], d_);
+        kink_of_[j] = slot;
+        ++res_.stats.kink_entries;
+        res_.stats.kink_max = std::max(res_.stats.kink_max, kinks_.size() - kink_free_.size());
+        return true;
+    }
+    void kink_leave(std::size_t j) {
+        if (kink_of_[j] < 0) return;
+        kink_free_.push_back(kink_of_[j]);
+        kink_of_[j] = -1;
+        ++res_.stats.kink_exits;
+    }
+    // the two-branch step; the neuron's box is rebuilt from the new coordinates (its outputs, its state)
+    void kink_advance(std::size_t j, const std::array<Up, 32>& rk, const std::array<Up, 5>& DS, const Up& mc, const Up& h) {
+        KinkState& st = kinks_[static_cast<std::size_t>(kink_of_[j])];
+        Up a = Up::of(th_.a[j]);
+        lumped_gd_detail::kink_step(st, a, ksample_[st.k], d_, DS, mc.neg() * rk[st.k], h, opt_.kink_mutation == "kink_branch_A_without_kick");
+        lumped_gd_detail::kink_rebuild(st, ksample_[st.k], d_, wbuf_);
+        abuf_ = a;
+        store(j);
+        ++res_.stats.kink_steps;
+    }
+    void kink_result(std::vector<int>& sample, std::vector<IntervalD>& zeta) const {
+        sample.assign(m_, -1);
+        zeta.assign(m_, IntervalD::entire());
+        for (std::size_t j = 0; j < m_; ++j)
+            if (kink_of_[j] >= 0) {
+                const KinkState& st = kinks_[static_cast<std::size_t>(kink_of_[j])];
+                sample[j] = static_cast<int>(st.k);
+                zeta[j] = st.zeta.interval();
+            }
+    }
+
     // writes the kernel's result for neuron j back (plain stores, valid under any rounding mode)
     void store(std::size_t j) {
         for (std::size_t i = 0; i < d_; ++i) th_.W(j, i) = wbuf_[i].interval();
@@ -406,6 +479,10 @@ private:
         box_.assign(m_ * S_, IntervalD(0));
         std::size_t keep = 0;
         for (std::size_t j : live_) {
+            if (kink_of_[j] >= 0) {  // a kink neuron stays individual (it leaves that representation by itself)
+                live_[keep++] = j;
+                continue;
+            }
             bool all = true, dead = true;
             for (std::size_t k = 0; k < n_; ++k) {
                 const IntervalD z = z_of(&th_.w[j * d_], k);
@@ -609,6 +686,13 @@ private:
     std::vector<char> gone_;
     std::vector<IntervalD> box_, phi_;      // members' reference boxes (m x S), Phi(t, t_ref) (S x S)
     std::vector<double> rho_;
+    std::vector<int> kink_of_;               // per neuron: its slot in kinks_, -1 if not a kink neuron
+    std::vector<KinkState> kinks_;
+    std::vector<int> kink_free_;
+    std::vector<KinkSample> ksample_;        // per sample
+    bool pairing_ = false;                   // LumpedGdOptions::pairing_residual given
+    std::array<Up, 32> prho_{};
+    IntervalD pairing_sum_ = IntervalD::entire();
 };
 
 }  // namespace

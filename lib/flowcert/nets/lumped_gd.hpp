@@ -20,6 +20,11 @@
 // checked, and leaves the class (stepped individually) when its pattern is not certainly P. An individual
 // neuron undecided on one sample and certainly inactive on all others is split: either it is active there (and
 // moves by the exact map of that pattern) or it froze for good in the closed all-inactive cone (outputs 0).
+// An individual neuron certainly active on every sample but one (k) and undecided on k is a kink neuron: it is
+// kept in adapted coordinates (zeta = <w, x_k>, y = the part of w orthogonal to x_k, a), split at zeta = 0 each
+// step, each part moved by its pattern's exact map, the images hulled (no sigma' in [0, 1] hull, no wrapping by
+// the hyperbolic map of pattern S minus k); it stays there while every other sign is certainly positive, whatever
+// its sign on k, and leaves when another sign becomes undecided (docs/bf.md, "Kink neurons").
 // Everything is IntervalD; no estimate enters an enclosure.
 #pragma once
 
@@ -51,6 +56,15 @@ struct LumpedGdOptions {
     // Multiplies K_P in the lumped moment map only: "1" is gradient descent; any other value is a
     // deliberately broken map (mutation tests).
     std::string k_scale = "1";
+    // If not empty (n entries): an enclosure of a vector rho; every iteration the engine then encloses
+    // P(rho) = sum_j a_j sum_k rho_k relu(-z_jk) over the neurons not lumped (GdIterationView::pairing). When
+    // X^T rho = 0 (rho the least-squares residual r*), P(rho) = <rho, q> exactly, since sum_k rho_k z_jk = 0 and
+    // relu(z) - z = relu(-z) (proofs/bf/gd_plateau.hpp).
+    std::vector<IntervalD> pairing_residual;
+    bool kink_neurons = true;  // the kink representation (false: such neurons are stepped with sigma' in [0, 1])
+    // Mutation tests only: "" is the GD map; "kink_branch_A_without_kick" drops the c r_k x_k term of branch A
+    // in the kink step (a deliberately wrong map).
+    std::string kink_mutation;
 };
 
 // What the observer sees at every iteration t = 0, ..., N (before the step from t): the residual
@@ -61,6 +75,7 @@ struct GdIterationView {
     const std::vector<IntervalD>& residual;
     const std::vector<IntervalD>& unlumped_output;
     bool lumped = false;
+    IntervalD pairing = IntervalD::entire();  // P(rho) of LumpedGdOptions::pairing_residual (entire if none given)
 };
 using GdObserver = std::function<void(const GdIterationView&)>;
 
@@ -69,6 +84,8 @@ struct LumpedGdSnapshot {
     TwoLayerParams<IntervalD> theta;  // as LumpedGdResult::theta (the alive branch of a maybe-frozen neuron)
     std::vector<char> maybe_frozen;
     std::vector<IntervalD> residual;
+    std::vector<int> kink_sample;     // as LumpedGdResult::kink_sample
+    std::vector<IntervalD> kink_zeta;
 };
 
 struct LumpedGdStats {
@@ -81,6 +98,10 @@ struct LumpedGdStats {
     std::size_t neuron_steps = 0;           // per-neuron steps (phase before the hand-off and individuals)
     std::size_t undecided_steps = 0;        // per-neuron steps that used sigma' in [0, 1]
     std::size_t lumped_steps = 0;
+    std::size_t kink_entries = 0;           // neurons entering the kink representation (counted each time)
+    std::size_t kink_exits = 0;             // and leaving it (another sign undecided, or frozen)
+    std::size_t kink_steps = 0;             // kink steps (two-branch, adapted coordinates)
+    std::size_t kink_max = 0;               // most kink neurons at one iteration
     double max_rho_width = 0;               // largest radius of the Lohner coordinates seen
 };
 
@@ -94,6 +115,10 @@ struct LumpedGdResult {
     std::vector<char> maybe_frozen;
     std::vector<IntervalD> residual;   // r(theta_N) (from the moment when lumped)
     std::vector<GdNeuronRole> role;    // per neuron at N
+    // per neuron at N: the sample k of a kink neuron (certainly active on every other sample), -1 otherwise, and
+    // then the enclosure of zeta = <w_j, x_k> (tighter than <box of w_j, x_k>)
+    std::vector<int> kink_sample;
+    std::vector<IntervalD> kink_zeta;
     std::vector<IntervalD> moment;     // box of M_P(theta_N) (moment_index order; empty if never lumped)
     std::vector<LumpedGdSnapshot> snapshots;
     LumpedGdStats stats;

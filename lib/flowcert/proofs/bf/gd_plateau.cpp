@@ -4,6 +4,7 @@
 #include <flowcert/proofs/bf/format.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace flowcert::proofs::bf {
@@ -22,8 +23,12 @@ void GdPlateauTracker::add(const nets::GdIterationView& v) {
         dd += sqr(v.residual[k] - rstar_[k]);
         rr += sqr(v.residual[k]);
     }
-    const IntervalD excess = c_ * rq + c_ * dd / IntervalD(2);
-    const double lo = lower(excess);
+    const IntervalD half = c_ * dd / IntervalD(2);
+    const double lo_q = lower(c_ * rq + half);
+    // the per-neuron form <r*, q> = sum_j a_j sum_k r*_k relu(-z_jk) enclosed by the engine (gd_plateau.hpp)
+    const double lo_p = is_bounded(v.pairing) ? lower(c_ * v.pairing + half) : -std::numeric_limits<double>::infinity();
+    const double lo = std::max(lo_q, lo_p);
+    pairing_decisive_ += lo_q < 0 && lo_p >= 0;
     if (lo < min_lower_) {
         min_lower_ = lo;
         argmin_ = v.t;
@@ -43,31 +48,76 @@ ProofResult GdPlateauTracker::loss_above_plateau() const {
                                ") for all " + std::to_string(count_) + " iterations");
 }
 
+namespace {
+// |z_jk*| / |w_j| <= ratio on the box, for a neuron certainly active on every sample but k* (infinite if |w_j| may be 0)
+double kink_ratio(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta, std::size_t j,
+                  const IntervalD& zk) {
+    IntervalD w2(0);
+    for (std::size_t i = 0; i < model.d(); ++i) w2 += sqr(theta.W(j, i));
+    if (!certainly_positive(w2)) return std::numeric_limits<double>::infinity();
+    return upper(abs(zk) / sqrt(w2));
+}
+}  // namespace
+
 ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta,
-                                  const std::vector<char>& maybe_frozen) {
+                                  const std::vector<char>& maybe_frozen, const std::vector<int>& kink_sample,
+                                  const std::vector<IntervalD>& kink_zeta, const IntervalD& kink_sine) {
+    using detail::fmt;
     ConeCounts out;
     const auto z = nets::preactivations(model, theta);
     const std::size_t n = model.n();
     std::string first;
+    std::vector<IntervalD> zj(n);
     for (std::size_t j = 0; j < theta.m; ++j) {
-        bool act = true, inact = true;
-        for (std::size_t k = 0; k < n; ++k) {
-            act = act && certainly_nonnegative(z[j * n + k]);
-            inact = inact && certainly_nonpositive(z[j * n + k]);
+        for (std::size_t k = 0; k < n; ++k) zj[k] = z[j * n + k];
+        if (j < kink_sample.size() && kink_sample[j] >= 0) {  // both enclose z_jk*: intersect
+            const std::size_t ks = static_cast<std::size_t>(kink_sample[j]);
+            const IntervalD zz = kink_zeta[j];
+            zj[ks] = IntervalD::bounds(std::max(zj[ks].lower(), zz.lower()), std::min(zj[ks].upper(), zz.upper()));
         }
+        bool act = true, inact = true;
+        std::size_t npos_ = 0, kstar = n;
+        for (std::size_t k = 0; k < n; ++k) {
+            act = act && certainly_nonnegative(zj[k]);
+            inact = inact && certainly_nonpositive(zj[k]);
+            if (certainly_positive(zj[k])) ++npos_;
+            else kstar = k;
+        }
+        IntervalD th2 = sqr(theta.a[j]);
+        for (std::size_t i = 0; i < model.d(); ++i) th2 += sqr(theta.W(j, i));
+        out.max_theta = std::max(out.max_theta, upper(sqrt(th2)));
         if ((act || inact) && j < maybe_frozen.size() && maybe_frozen[j]) ++out.maybe_frozen;
         if (act) {
             ++out.all_active;
             out.all_active_positive += certainly_positive(theta.a[j]);
-        } else if (inact) {
-            ++out.all_inactive;
-        } else {
-            if (out.other++ == 0) first = "neuron " + std::to_string(j);
+            continue;
         }
+        if (inact) {
+            ++out.all_inactive;
+            continue;
+        }
+        if (n >= 2 && npos_ + 1 == n) {  // active on every sample but kstar: near the kink face of kstar?
+            const IntervalD zk = zj[kstar];
+            IntervalD x2(0);
+            for (std::size_t i = 0; i < model.d(); ++i) x2 += sqr(model.x(kstar, i));
+            const double ratio = kink_ratio(model, theta, j, zk);
+            if (certainly_positive(kink_sine) && ratio <= lower(kink_sine * sqrt(x2))) {
+                ++out.kink;
+                out.kink_max_a = std::max(out.kink_max_a, upper(abs(theta.a[j])));
+                out.kink_max_theta = std::max(out.kink_max_theta, upper(sqrt(th2)));
+                out.kink_max_ratio = std::max(out.kink_max_ratio, ratio);
+                continue;
+            }
+        }
+        if (out.other++ == 0) first = "neuron " + std::to_string(j);
     }
-    const std::string counts = std::to_string(out.all_active) + " in the closed all-active cone (" + std::to_string(out.all_active_positive) +
-                               " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone" +
-                               (out.maybe_frozen ? " (" + std::to_string(out.maybe_frozen) + " of them possibly frozen earlier in the all-inactive cone)" : "");
+    std::string counts = std::to_string(out.all_active) + " in the closed all-active cone (" + std::to_string(out.all_active_positive) +
+                         " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone" +
+                         (out.maybe_frozen ? " (" + std::to_string(out.maybe_frozen) + " of them possibly frozen earlier in the all-inactive cone)" : "");
+    if (out.kink)
+        counts += ", " + std::to_string(out.kink) + " in neither but within the angle asin(" + fmt(upper(kink_sine)) +
+                  ") of a kink face (active on every other sample; |z_jk*| / |w_j| <= " + fmt(out.kink_max_ratio) + ", |a_j| <= " +
+                  fmt(out.kink_max_a) + ", |theta_j| <= " + fmt(out.kink_max_theta) + " against max_j |theta_j| <= " + fmt(out.max_theta) + ")";
     out.result = out.other == 0 ? ProofResult::proven(counts)
                                 : ProofResult::not_proven(counts + ", " + std::to_string(out.other) + " in neither on their boxes (first: " + first + ")");
     return out;
