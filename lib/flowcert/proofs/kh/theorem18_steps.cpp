@@ -1,7 +1,7 @@
 // The proof steps of kh/theorem18_sparsity [KH2025, Sec. 4]; see theorem18_steps.hpp.
 #include "flowcert/proofs/kh/theorem18_steps.hpp"
 
-#include <flowcert/nets/homogeneous_flow.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/theorem18_units.hpp>
 
 #include <algorithm>

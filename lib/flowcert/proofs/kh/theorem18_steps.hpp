@@ -9,7 +9,7 @@
 
 #include <flowcert/interval.hpp>
 #include <flowcert/linalg.hpp>
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 #include <flowcert/ode.hpp>
 #include <flowcert/proofs/kh/lemma23_cap.hpp>
 #include <flowcert/proofs/kh/ncf_kkt.hpp>

@@ -5,7 +5,7 @@
 // invariant is generic: taylor::field_vanishes_on_subspace (flowcert/taylor/field_transforms.hpp).
 #pragma once
 
-#include <flowcert/nets/homogeneous.hpp>
+#include <flowcert/nets.hpp>
 
 #include <vector>
 
