@@ -11,15 +11,14 @@
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/theorem18_steps.hpp>
 
+#include "../../support/exact_reference.hpp"
+
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;
 using I = IntervalD;
 
-namespace {
-const Precision kRef(200);
-IntervalMp ref(const char* s) { return IntervalMp::from_decimal(s, kRef); }
-bool contains(const I& x, const IntervalMp& exact) { return subset(exact, to_interval_mp(x, kRef)); }
-}  // namespace
+using flowcert::test_support::contains;
+using flowcert::test_support::ref;
 
 TEST_CASE("kappa = Delta/(Delta + 2 L^2 N) and the ratio exponent L kappa enclose the exact rationals", "[kh18]") {
     const auto e2 = pk::theorem18_exponents(2, I(1), I(1));  // 1/9, 2/9

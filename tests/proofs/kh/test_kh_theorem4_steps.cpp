@@ -11,15 +11,14 @@
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/proofs/kh/theorem4_steps.hpp>
 
+#include "../../support/exact_reference.hpp"
+
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;
 using I = IntervalD;
 
-namespace {
-const Precision kRef(200);
-IntervalMp ref(const char* s) { return IntervalMp::from_decimal(s, kRef); }
-bool contains(const I& x, const IntervalMp& exact) { return subset(exact, to_interval_mp(x, kRef)); }
-}  // namespace
+using flowcert::test_support::contains;
+using flowcert::test_support::ref;
 
 TEST_CASE("the unit direction of (3, 4) is (0.6, 0.8); the zero vector has none", "[kh4]") {
     const auto w = pk::unit_direction<I>({I(3), I(4)});
