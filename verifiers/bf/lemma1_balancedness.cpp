@@ -34,7 +34,7 @@ void run(cert::Context& ctx) {
     if (in.has("order")) o.order = static_cast<int>(in.integer("order"));
     if (in.has("max_steps")) o.max_steps = static_cast<std::size_t>(in.integer("max_steps"));
     o.store_tube = false;
-    o.threads = 2;
+    o.threads = ctx.threads;
     proofs::BalancednessDrift drift(init.theta);
     cert::TubePlot plot{.title = "max_j |b_j(t) - b_j(0)| (upper bound) along the certified tube",
                         .x_label = "t", .y_label = "max_j |b_j(t) - b_j(0)|"};
@@ -75,7 +75,7 @@ void run(cert::Context& ctx) {
     nets::GdOptions g;
     g.iterations = static_cast<std::size_t>(in.integer("gd_iterations"));
     g.track_drift = true;
-    g.threads = 2;
+    g.threads = ctx.threads;
     const auto r = nets::gd_iterate(model, init.theta, step, g);
     if (r.status != nets::GdStatus::completed) {
         R.conclusion("GD cumulative balancedness drift", "[BF2025, Lemma 1]").holds(false, "GD iteration failed: " + r.reason);

@@ -48,7 +48,7 @@ struct TubePlan {
     bool lumped = false;
     double tau_d = 0;
 };
-TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::InitSpec& is, long bits) {
+TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::InitSpec& is, long bits, int threads) {
     TubePlan p;
     const auto cones = nets::activation_cones_2d(t2.data);
     const auto k1 = proofs::theorem1_constants(t2.data, cones, bits);
@@ -56,7 +56,7 @@ TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::Ini
     p.o.t_end = upper(in.interval_d("T"));  // a double >= T: the tube covers [0, T] (checked exactly below)
     if (in.has("order")) p.o.order = static_cast<int>(in.integer("order"));
     p.o.store_tube = false;
-    p.o.threads = 2;
+    p.o.threads = threads;
     p.lumped = use_lumping(in, p.o);
     if (k1.result.is_proven()) {
         const IntervalD tau = -eps * log(IntervalD::from_decimal(is.lambda)) / to_interval_d(k1.D_max);
@@ -166,7 +166,7 @@ void run(cert::Context& ctx) {
     // the signs of a_j itself): evidence there.
     const flowcert::ProofResult eq4 = proofs::eq4_at_initialization(is, init);
     (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]")).result(eq4);
-    const TubePlan plan = tube_plan(in, t2, is, bits);
+    const TubePlan plan = tube_plan(in, t2, is, bits, ctx.threads);
     proofs::TubeTracker tracker(data, nets::balancedness(init.theta));
     tracker.set_negative_forever(proofs::negative_forever(init.theta.a, eq4.is_proven()));  // class Q (docs/bf.md step 3Q)
     double loss_lo = 0;
