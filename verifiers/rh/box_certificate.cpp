@@ -52,14 +52,18 @@ struct BoxOutcome {
     proof::PatternResult pattern;
     proof::WStarBall ball;
     bool have = false;  // the band is enclosed
+    int leaves = 0, boxes_run = 0;
 };
 
 // 1. The box statement: the rh pipeline on the interval Gram box (box.hpp, w_star_ball.hpp).
 BoxOutcome box_statement(cert::Report& r, const cert::Case& in, const proof::BoxSpec& b, const proof::GdOptions& opt) {
     BoxOutcome o;
     const rh::Instance box = proof::box_instance(b);
-    o.pattern = proof::certify_pattern_and_limit(box, opt);
-    o.ball = proof::enclose_gap_by_ball(box, o.pattern);
+    const proof::BoxCertificate bc = proof::certify_box(b, opt, in.has("max_sub_boxes") ? static_cast<int>(in.integer("max_sub_boxes")) : 1);
+    o.pattern = bc.pattern;
+    o.ball = bc.ball;
+    o.leaves = static_cast<int>(bc.leaves.size());
+    o.boxes_run = bc.boxes_run;
     box_hypothesis_checks(r, b, in.number_string("eps_max"));
     pattern_checks(r, box, o.pattern, "box: ");
     r.step("box: w* in a ball around w_P", "[docs/rh.md#box-certificate; w_star_ball.hpp]")
@@ -184,6 +188,7 @@ void run(cert::Context& ctx) {
     t.add_row({"n, n_-", std::to_string(b.n) + ", " + std::to_string(b.n / 2)});
     t.add_row({"box: kappa, eps; h = eta tau, c~ = c tau", b.kappa + ", " + b.eps + "; " + b.h + ", " + b.c});
     t.add_row({"K / tail step", std::to_string(box.pattern.K) + " / " + std::to_string(box.pattern.tail_step)});
+    t.add_row({"sub-boxes: certified leaves / run", std::to_string(box.leaves) + " / " + std::to_string(box.boxes_run)});
     if (box.have) {
         t.add_row({"certified ratio band [C1, C2] on the box", fmt(box.ball.ratio_n_minus, 8)});
         t.add_row({"witness offset t, radius R, distance D", fmt(box.ball.t, 6) + ", " + fmt(box.ball.radius, 6) + ", " + fmt(box.ball.dist, 6)});
@@ -236,6 +241,8 @@ int main(int argc, char** argv) {
                  .constraint = cert::Constraint::positive});
     k.push_back({.name = "ratio_lower", .type = cert::KeyType::number, .description = "C1 > 0", .constraint = cert::Constraint::positive});
     k.push_back({.name = "ratio_upper", .type = cert::KeyType::number, .description = "C2", .constraint = cert::Constraint::positive});
+    k.push_back({.name = "max_sub_boxes", .type = cert::KeyType::integer, .description = "sub-boxes run at most (1: no subdivision)",
+                 .required = false, .constraint = cert::Constraint::positive});
     k.push_back({.name = "max_steps", .type = cert::KeyType::integer, .description = "GD steps before giving up", .required = false,
                  .constraint = cert::Constraint::positive});
     k.push_back({.name = "compare_seed", .type = cert::KeyType::integer, .description = "first data seed of the sweep instances beside the band",
