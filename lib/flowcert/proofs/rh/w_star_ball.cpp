@@ -52,6 +52,19 @@ bool multiplier_form(const Instance& inst, const linalg::IMatrixD& S, const std:
         for (int e = 0; e < nn; ++e)
             if (e != b) q += v[b] * S(b, e) * v[e];
     }
+    // Gershgorin (S symmetric for every member): lambda_min(S) >= min_b inf(S_bb - off_b) > 0 and lambda_max(S) <=
+    // max_b sup(S_bb + off_b), so v^T S v lies in [lambda_min sum mig(v_b)^2, lambda_max sum mag(v_b)^2]; the interval
+    // form above loses the correlation of the n_-(n_- - 1) cross terms.
+    double lmin = rounding::kInf, lmax = 0;
+    IntervalD mig2(0), mag2(0);
+    for (int b = 0; b < nn; ++b) {
+        lmin = std::min(lmin, lower(S(b, b) - off[b]));
+        lmax = std::max(lmax, upper(S(b, b) + off[b]));
+        mig2 += sqr(IntervalD::exact(mig(v[b])));
+        mag2 += sqr(IntervalD::exact(mag(v[b])));
+    }
+    const IntervalD gersh = IntervalD::bounds(lower(IntervalD::exact(lmin) * mig2), upper(IntervalD::exact(lmax) * mag2));
+    if (!intersect(q, gersh, q)) return false;
     if (!intersect(q, IntervalD::bounds(0.0, rounding::kInf), q)) return false;
     out = sqrt(q);
     return true;
