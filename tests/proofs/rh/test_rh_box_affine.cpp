@@ -233,3 +233,34 @@ TEST_CASE("subdivision: a box whose first-order range crosses zero is not certif
     }
     WARN("kappa = eps = 1/72: " << bc.leaves.size() - 1 << " sub-boxes certified of " << bc.boxes_run << " run; " << bc.status.reason);
 }
+
+TEST_CASE("tight sub-boxes around members: the leaf's band is narrow and holds the member's own KKT-certified ratio",
+          "[rh][box]") {
+    // A sub-box of radius 1e-9 around a member with entries up to 1/100: the affine forms, the tail, the ball and the
+    // multiplier form with its Gershgorin bound (w_star_ball.cpp) must give a band of width < 1e-3 around the exact
+    // ratio, so an enclosure that is off by more than that fails here (the wide boxes' bands above would not notice).
+    BoxSpec spec;
+    spec.n = 16;
+    spec.kappa = spec.eps = "1/100";
+    spec.h = spec.c = "1/2";
+    double widest = 0;
+    for (const Member& m : members(16, 1.0 / 100, 12)) {
+        GramBox box;
+        box.n = 16;
+        box.entry.resize(16 * 17 / 2);
+        for (int i = 0; i < 16; ++i)
+            for (int j = i; j < 16; ++j) box.entry[pair_index(16, i, j)] = m.G(i, j) + IntervalD::bounds(-1e-9, 1e-9);
+        const BoxLeaf leaf = certify_sub_box(spec, box, {});
+        INFO(leaf.failure);
+        REQUIRE(leaf.certified);
+        const Instance mi = box_member(spec, m.G);
+        const PatternResult pr = certify_pattern_and_limit(mi);
+        REQUIRE(pr.tail.is_proven());
+        const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
+        REQUIRE(g.status.is_proven());
+        INFO("member ratio " << to_string(g.ratio_n_minus, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12));
+        CHECK(subset(g.ratio_n_minus, leaf.ball.ratio_n_minus));
+        widest = std::max(widest, width(leaf.ball.ratio_n_minus));
+    }
+    WARN("tight sub-boxes: widest leaf band " << widest);
+}
