@@ -264,3 +264,40 @@ TEST_CASE("tight sub-boxes around members: the leaf's band is narrow and holds t
     }
     WARN("tight sub-boxes: widest leaf band " << widest);
 }
+
+TEST_CASE("sub-boxes of radius 1/250 around members: the correlated lower bound of the gap is active and holds the member's ratio",
+          "[rh][box]") {
+    // box_affine.cpp (correlated_gap_lower): the affine forms of a_j(inf) and b_j = <w_P, x_j> raise the lower end of the
+    // band above the multiplier form's; each member's own KKT-certified ratio must stay inside.
+    BoxSpec spec;
+    spec.n = 16;
+    spec.kappa = spec.eps = "1/100";
+    spec.h = spec.c = "1/2";
+    int active = 0, count = 0;
+    double closest = 1;
+    for (const Member& m : members(16, 1.0 / 100, 16)) {
+        GramBox box;
+        box.n = 16;
+        box.entry.resize(16 * 17 / 2);
+        for (int i = 0; i < 16; ++i)
+            for (int j = i; j < 16; ++j) box.entry[pair_index(16, i, j)] = m.G(i, j) + IntervalD::bounds(-4e-3, 4e-3);
+        const BoxLeaf leaf = certify_sub_box(spec, box, {});
+        INFO(leaf.failure);
+        REQUIRE(leaf.certified);
+        const WStarBall plain = enclose_gap_by_ball(box_member(spec, box.hull()), leaf.pattern);
+        if (lower(leaf.ball.ratio_n_minus) > lower(plain.ratio_n_minus)) ++active;
+        const Instance mi = box_member(spec, m.G);
+        const PatternResult pr = certify_pattern_and_limit(mi);
+        REQUIRE(pr.tail.is_proven());
+        const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
+        REQUIRE(g.status.is_proven());
+        INFO("member ratio " << to_string(g.ratio_n_minus, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12)
+                             << ", without the correlated bound " << to_string(plain.ratio_n_minus, 12));
+        CHECK(subset(g.ratio_n_minus, leaf.ball.ratio_n_minus));
+        closest = std::min(closest, lower(g.ratio_n_minus) - lower(leaf.ball.ratio_n_minus));
+        ++count;
+    }
+    WARN("radius 1/250: correlated bound active in " << active << " of " << count << " sub-boxes; closest member ratio "
+                                                      << closest << " above the lower end");
+    CHECK(active > 0);
+}

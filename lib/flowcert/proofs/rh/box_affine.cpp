@@ -139,6 +139,56 @@ int largest_symbol(const AffineForm& f, std::size_t base) {
 }
 }  // namespace
 
+namespace {
+// [DERIVED] A lower bound of the gap that keeps the correlation between a_j(inf) and the multiplier alpha_j of each
+// negative sample j (docs/rh.md#affine-form-and-subdivision). From complementarity (w_star_ball.cpp),
+// |alpha_j| <= max(0, b_j + A off_j) / S_jj <= max(0, sigma_j b_j) + A off_j sigma_j with sigma_j >= 1 / S_jj, so
+// a_j - alpha_j lies in [a_j, U_j], U_j = max(sup a_j, sup(a_j + sigma_j b_j)) + A off_j sigma_j, the sups taken on the
+// affine forms of a_j (the iteration at the tail step: j is inactive from K on) and of b_j = <w_P, x_j> =
+// sum_{k in P} G_jk gamma_k, gamma = G_PP^{-1} y_P = y_P - (G_PP - I) gamma: b_j = sum_k G_jk y_k (affine, exact) minus
+// sum_k G_jk ((G_PP - I) gamma)_k (second order, an interval). Where U_j < 0, |a_j - alpha_j| >= -U_j, and
+// gap^2 = v^T S v >= lambda_min(S) sum_j (-U_j)^2. Returns the lower bound of the gap (0 when it gives nothing).
+double correlated_gap_lower(const Instance& inst, const GramBox& box, const AffineIteration& it, const WStarBall& ball) {
+    if (!ball.by_multipliers) return 0;
+    std::vector<int> P, N;
+    for (int i = 0; i < inst.n; ++i) (inst.negative[i] ? N : P).push_back(i);
+    const int np = static_cast<int>(P.size()), nn = static_cast<int>(N.size());
+    linalg::IMatrixD GPP(np, np);
+    linalg::IVectorD yP(np);
+    for (int a = 0; a < np; ++a) {
+        yP(a) = inst.y[P[a]];
+        for (int b = 0; b < np; ++b) GPP(a, b) = inst.G(P[a], P[b]);
+    }
+    const auto gamma = linalg::verified_solve<IntervalD>(GPP, yP);
+    if (gamma.status != linalg::SolveStatus::proven) return 0;
+    IVec second(np);  // ((G_PP - I) gamma)_k
+    for (int a = 0; a < np; ++a) {
+        IntervalD s(0);
+        for (int b = 0; b < np; ++b) s += (a == b ? inst.G(P[a], P[a]) - IntervalD(1) : inst.G(P[a], P[b])) * gamma.x(b);
+        second[a] = s;
+    }
+    IntervalD sum_sq(0);
+    for (int b = 0; b < nn; ++b) {
+        const int j = N[b];
+        AffineForm bj{IntervalD(0), std::vector<IntervalD>(box.entry.size(), IntervalD(0)), 0.0};
+        for (int a = 0; a < np; ++a) {
+            const int s = pair_index(inst.n, j, P[a]);
+            const IntervalD& e = box.entry[s];
+            bj.c0 += IntervalD::exact(mid(e)) * inst.y[P[a]] - inst.G(j, P[a]) * second[a];
+            bj.c[s] += IntervalD::exact(rad(e)) * inst.y[P[a]];
+        }
+        const double sigma = upper(IntervalD(1) / IntervalD::exact(ball.s_diag_inf[b]));
+        AffineForm f = it.a(j);
+        sub_scaled(f, IntervalD::exact(-sigma), bj);  // a_j + sigma b_j
+        const double u = upper(IntervalD::exact(std::max(upper(it.a(j).range()), upper(f.range()))) +
+                               IntervalD::exact(ball.A) * IntervalD::exact(ball.off_sup[b]) * IntervalD::exact(sigma));
+        if (!(u < 0)) return 0;
+        sum_sq += sqr(IntervalD::exact(-u));
+    }
+    return lower(sqrt(IntervalD::exact(lower(IntervalD::exact(ball.lambda_min_inf) * sum_sq))));
+}
+}  // namespace
+
 BoxLeaf certify_sub_box(const BoxSpec& spec, const GramBox& box, const GdOptions& options) {
     BoxLeaf leaf;
     leaf.box = box;
@@ -146,6 +196,13 @@ BoxLeaf certify_sub_box(const BoxSpec& spec, const GramBox& box, const GdOptions
     AffineIteration it(inst, box);
     leaf.pattern = certify_pattern_and_limit(inst, it, options);
     leaf.ball = enclose_gap_by_ball(inst, leaf.pattern);
+    if (leaf.ball.status.is_proven()) {
+        const double lo = correlated_gap_lower(inst, box, it, leaf.ball);
+        if (lo > lower(leaf.ball.gap) && lo <= upper(leaf.ball.gap)) {
+            leaf.ball.gap = IntervalD::bounds(lo, upper(leaf.ball.gap));
+            leaf.ball.ratio_n_minus = leaf.ball.gap / sqrt(IntervalD(static_cast<int>(inst.n_minus)) / IntervalD(inst.d));
+        }
+    }
     leaf.certified = leaf.pattern.tail.is_proven() && leaf.ball.status.is_proven();
     if (leaf.certified) return leaf;
     int sample = leaf.pattern.undetermined_sample >= 0 ? leaf.pattern.undetermined_sample : leaf.pattern.worst_sample;

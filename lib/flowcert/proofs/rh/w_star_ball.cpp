@@ -26,7 +26,7 @@ IntervalD squared_norm(const Instance& inst, const IVec& v) {
 // the denominators are > 0 (diagonal dominance), and alpha_j in [-B_j, 0], B_j = min(A, (b_j^+ + A off_j) / S_jj).
 // The quadratic form on the interval vector a_N + [0, B] encloses the gap; it is intersected with [D - R, D + R].
 bool multiplier_form(const Instance& inst, const linalg::IMatrixD& S, const std::vector<int>& N, const std::vector<int>& P,
-                     const IVec& alpha, const PatternResult& pattern, IntervalD& out) {
+                     const IVec& alpha, const PatternResult& pattern, IntervalD& out, WStarBall& bounds) {
     const int nn = static_cast<int>(N.size());
     std::vector<IntervalD> bplus(nn), off(nn);
     double A = 0;
@@ -67,6 +67,14 @@ bool multiplier_form(const Instance& inst, const linalg::IMatrixD& S, const std:
     if (!intersect(q, gersh, q)) return false;
     if (!intersect(q, IntervalD::bounds(0.0, rounding::kInf), q)) return false;
     out = sqrt(q);
+    bounds.A = A;
+    bounds.lambda_min_inf = lmin;
+    bounds.off_sup.resize(nn);
+    bounds.s_diag_inf.resize(nn);
+    for (int b = 0; b < nn; ++b) {
+        bounds.off_sup[b] = upper(off[b]);
+        bounds.s_diag_inf[b] = lower(S(b, b));
+    }
     return true;
 }
 }  // namespace
@@ -177,7 +185,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
         res.gap = IntervalD::bounds(lo, upper(res.dist + res.radius));
         if (schur_ok) {
             IntervalD exact_form;
-            if (multiplier_form(inst, S, N, P, alpha, pattern, exact_form) && intersect(res.gap, exact_form, res.gap)) res.by_multipliers = true;
+            if (multiplier_form(inst, S, N, P, alpha, pattern, exact_form, res) && intersect(res.gap, exact_form, res.gap)) res.by_multipliers = true;
         }
         if (nn > 0) res.ratio_n_minus = res.gap / sqrt(IntervalD(nn) / IntervalD(inst.d));
         res.status = ProofResult::proven("w* in B(w_P, R): witness z = X^T beta feasible for every member (t = " +

@@ -27,6 +27,10 @@ struct WStarBall {
     IntervalD gap;            // an enclosure of ||w(inf) - w*||: [max(0, D - R), D + R]
     IntervalD ratio_n_minus;  // gap / sqrt(n_- / d) (d = 1 in the rescaled box: gap / sqrt(n_-))
     bool by_multipliers = false;  // the gap was intersected with the multiplier-bound form (w_star_ball.cpp)
+    // The bounds of the multiplier form, per negative sample b (in the order of the negatives), when by_multipliers:
+    // A >= max_j |alpha_j|, off_sup_b >= sum_{e != b} |S_be|, s_diag_inf_b <= S_bb, lambda_min_inf <= lambda_min(S) (> 0).
+    double A = 0, lambda_min_inf = 0;
+    std::vector<double> off_sup, s_diag_inf;
 };
 
 // Needs m = 1, span initialization (u = 0) and a proven tail; otherwise not proven with the reason.
