@@ -301,3 +301,41 @@ TEST_CASE("sub-boxes of radius 1/250 around members: the correlated lower bound 
                                                       << closest << " above the lower end");
     CHECK(active > 0);
 }
+
+TEST_CASE("subdivision certifies a box that the whole-box affine GD does not (power law setting, kappa = eps = 1/82)", "[rh][box]") {
+    const BoxSpec spec = power_law_box("1/82");
+    const BoxCertificate whole = certify_box(spec, {}, 1);
+    CHECK(!whole.status.is_proven());
+    CHECK(!whole.pattern.signs.is_proven());  // a sign is lost on the whole box
+    const BoxCertificate bc = certify_box(spec, {}, 16);
+    INFO(bc.status.reason);
+    REQUIRE(bc.status.is_proven());
+    REQUIRE(bc.leaves.size() >= 2);
+    const GramBox all = whole_box(spec);
+    for (const BoxLeaf& leaf : bc.leaves) {
+        CHECK(leaf.certified);
+        CHECK(subset(leaf.ball.ratio_n_minus, bc.ball.ratio_n_minus));  // the band is the hull of the leaves' bands
+        for (std::size_t s = 0; s < all.entry.size(); ++s) CHECK(subset(leaf.box.entry[s], all.entry[s]));
+    }
+    // the leaves cover the box: every member lies in some leaf, and its own KKT-certified ratio is in that leaf's band
+    for (const Member& m : members(16, 1.0 / 82, 16)) {
+        const BoxLeaf* home = nullptr;
+        for (const BoxLeaf& leaf : bc.leaves) {
+            bool inside = true;
+            for (int i = 0; i < 16 && inside; ++i)
+                for (int j = i; j < 16 && inside; ++j) inside = subset(m.G(i, j), leaf.box.at(i, j));
+            if (inside) home = &leaf;
+        }
+        REQUIRE(home != nullptr);
+        const Instance mi = box_member(spec, m.G);
+        const PatternResult pr = certify_pattern_and_limit(mi);
+        REQUIRE(pr.tail.is_proven());
+        CHECK(pr.pattern == bc.pattern.pattern);
+        const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
+        REQUIRE(g.status.is_proven());
+        INFO("member ratio " << to_string(g.ratio_n_minus, 10) << ", leaf band " << to_string(home->ball.ratio_n_minus, 10));
+        CHECK(subset(g.ratio_n_minus, home->ball.ratio_n_minus));
+    }
+    WARN("kappa = eps = 1/82: " << bc.leaves.size() << " leaves of " << bc.boxes_run << " sub-boxes run, band "
+                                << to_string(bc.ball.ratio_n_minus, 8));
+}
