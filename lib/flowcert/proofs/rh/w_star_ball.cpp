@@ -95,7 +95,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
     linalg::IVectorD yP(np);
     for (int a = 0; a < np; ++a) yP(a) = inst.y[P[a]];
     const auto sp = linalg::verified_solve<IntervalD>(GPP, yP);
-    if (sp.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP alpha = y_P: " + sp.reason), res;
+    if (sp.status != ProofStatus::proven) return res.status = ProofResult::not_proven("G_PP alpha = y_P: " + sp.reason), res;
     IVec alpha(inst.n, IntervalD(0));
     for (int a = 0; a < np; ++a) alpha[P[a]] = sp.x(a);
     // With the global-minimum pattern (positives active and fitted, negatives inactive from K on) the limit is
@@ -108,7 +108,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
         for (int a = 0; a < np; ++a)
             for (int b = 0; b < nn; ++b) GPN(a, b) = inst.G(P[a], N[b]);
         const auto Y = linalg::verified_solve<IntervalD>(GPP, GPN);  // G_PP^{-1} G_PN for every member
-        if (Y.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP^{-1} G_PN: " + Y.reason), res;
+        if (Y.status != ProofStatus::proven) return res.status = ProofResult::not_proven("G_PP^{-1} G_PN: " + Y.reason), res;
         for (int b = 0; b < nn; ++b)
             for (int e = 0; e < nn; ++e) {
                 IntervalD s = inst.G(N[b], N[e]);
@@ -146,7 +146,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
             rhs(a) = yP(a) + t * s;
         }
         const auto sz = linalg::verified_solve<IntervalD>(GPP, rhs);
-        if (sz.status != linalg::SolveStatus::proven) {
+        if (sz.status != ProofStatus::proven) {
             why = "G_PP beta_P = y_P + t G_PN 1: " + sz.reason;
             continue;
         }
