@@ -160,7 +160,7 @@ double correlated_gap_lower(const Instance& inst, const GramBox& box, const Affi
         for (int b = 0; b < np; ++b) GPP(a, b) = inst.G(P[a], P[b]);
     }
     const auto gamma = linalg::verified_solve<IntervalD>(GPP, yP);
-    if (gamma.status != linalg::SolveStatus::proven) return 0;
+    if (gamma.status != ProofStatus::proven) return 0;
     IVec second(np);  // ((G_PP - I) gamma)_k
     for (int a = 0; a < np; ++a) {
         IntervalD s(0);
