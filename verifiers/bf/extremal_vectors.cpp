@@ -13,35 +13,10 @@ using namespace bf;
 using flowcert::IntervalD;
 using flowcert::IntervalMp;
 
-void run(cert::Context& ctx) {
-    const cert::Case& in = ctx.input;
-    cert::Report& R = ctx.report;
-    const long bits = ctx.precision_bits;
-    const nets::TwoLayerSpec spec = load_spec(in);
-    const nets::AlignmentData data = nets::alignment_data(spec);
-    const std::string a0 = in.number_string("alpha0"), eps = in.number_string("epsilon");
-    for (const char* c : {"epsilon < 1/3", "alpha0 <= 1", "activation cones enumerated exactly", "Lemma 2: families of <= d vectors d1l(0,y_k) x_k independent",
-                          "Lemma 2: no D_u on the boundary of its cone", "no saddle of G (conclusion of Lemma 15)", "Lemma 3: an extremal vector exists",
-                          "D_min > 0", "lambda* > 0"})
-        R.plan(c);
-    for (const char* k : {"expected_extremal", "expected_local_max", "expected_local_min", "lambda_star_lower"})
-        if (in.has(k)) R.plan(std::string(k) == "expected_extremal" ? "number of extremal vectors"
-                              : std::string(k) == "expected_local_max" ? "number of strict local maxima of G"
-                              : std::string(k) == "expected_local_min" ? "number of strict local minima of G" : "lambda* lower bound");
-    plan_bounds(in, R);
-    R.hypothesis("epsilon < 1/3", "[BF2025, Thm 1]").lt({"epsilon", in.interval_mp("epsilon", ctx.precision())}, cert::exact("1/3"));
-    R.hypothesis("alpha0 <= 1", "[BF2025, Condition 1, eq. (21)]").le({"alpha0", in.interval_mp("alpha0", ctx.precision())}, cert::exact("1"));
-
-    const nets::Cones2 cones = nets::activation_cones_2d(data);
-    const bool exact = cones.status == nets::Cones2::Status::exact;
-    R.step("activation cones enumerated exactly", "[BF2025, Sec. 3; Cover 1965]")
-        .holds(exact, exact ? std::to_string(cones.cones.size()) + " cones of A(R^2 \\ {0}) from the exact angular order of the rays <w, x_k> = 0"
-                            : cones.reason);
-    const proofs::Theorem1Constants K = proofs::theorem1_constants(data, cones, bits);
-    if (!K.result.is_proven()) R.note("constants of Theorem 1 unavailable: " + K.result.reason);
-
+// The activation cones with D_u exactly, the extremal vectors (Def. 1) and the strict local extrema of G on the
+// circle: tables, the circle plot (for an exact enumeration only) and the quantities of [[bounds]].
+void report_cones(cert::Report& R, const nets::AlignmentData& data, const nets::Cones2& cones, bool exact, long bits, Quantities& Q) {
     cert::Table& T = R.table("activation cones (counter-clockwise)", {"u = A(w)", "kind", "direction", "D_u (exact)", "|D_u|", "extremal (Def. 1)", "G critical point"});
-    Quantities Q;
     cert::CirclePlot circle{.title = "data directions, cone boundaries and extremal vectors (d = 2)"};
     for (std::size_t k = 0; exact && k < data.n; ++k) circle.add("x_" + std::to_string(k + 1), "data", mp(data.x[k][0], 64), mp(data.x[k][1], 64));
     int i_ext = 0;
@@ -68,6 +43,10 @@ void run(cert::Context& ctx) {
         Q.set(nm + " G", g);
         E.add_row({nm, signs_str(c.u), vec_str(c.critical_dir), to_string(g, 15)});
     }
+}
+
+// Lemma 2 (hypotheses on the data), no saddle (Lemma 15), Lemma 3 and the claimed counts.
+void report_lemmas(cert::Report& R, const cert::Case& in, const proofs::Theorem1Constants& K) {
     // Lemma 2 (the deterministic part of Assumption 2 that Theorem 1 and Lemma 15 use) is a hypothesis on the data.
     const bool have = K.n_cones > 0;
     auto lemma2 = [&](bool ok, const std::string& yes, const std::string& no) {
@@ -92,6 +71,12 @@ void run(cert::Context& ctx) {
     count("expected_local_max", "number of strict local maxima of G", K.n_local_max, "[BF2025, Thm 1 (ii)]");
     count("expected_local_min", "number of strict local minima of G", K.n_local_min, "[BF2025, Thm 1 (ii)]");
 
+}
+
+// D_min, lambda* of eq. (21) and the table of the constants of App. D.
+void report_constants(cert::Report& R, const cert::Case& in, const nets::AlignmentData& data, const proofs::Theorem1Constants& K,
+                      long bits, Quantities& Q) {
+    const std::string a0 = in.number_string("alpha0"), eps = in.number_string("epsilon");
     if (K.result.is_proven()) {
         R.step("D_min > 0", "[BF2025, App. D]").positive({"D_min", K.D_min});
         for (const auto& [n, v] : std::vector<std::pair<const char*, IntervalMp>>{{"D_max", K.D_max}, {"D_min", K.D_min}, {"max_G", K.max_G},
@@ -133,7 +118,11 @@ void run(cert::Context& ctx) {
         R.conclusion("lambda* > 0", "[BF2025, eq. (21)]").holds(false, K.result.reason);
         if (in.has("lambda_star_lower")) R.conclusion("lambda* lower bound", "[BF2025, eq. (21)]").holds(false, K.result.reason);
     }
-    if (exact) {  // G on the circle (display; interval evaluation at 721 points)
+}
+
+// G on the circle (display; interval evaluation at 721 points).
+void plot_G(cert::Report& R, const nets::TwoLayerSpec& spec) {
+    {
         const nets::TwoLayerModel<IntervalD> model(spec);
         cert::TubePlot g{.title = "G(cos t, sin t) on the circle (interval enclosures)", .x_label = "t (degrees)", .y_label = "G"};
         const IntervalD pi = IntervalD::pi();
@@ -143,7 +132,11 @@ void run(cert::Context& ctx) {
         }
         R.add_plot(g);
     }
-    if (in.has("least_squares") && in.boolean("least_squares")) {  // Section 4 (Figure-2 values); the hypotheses are reported only
+}
+
+// Section 4 (Figure-2 values): the least-squares quantities; the hypotheses of Theorem 2 are reported only.
+void report_least_squares(cert::Report& R, const nets::AlignmentData& data, long bits, Quantities& Q) {
+    {
         const proofs::LeastSquares ls = proofs::least_squares(data);
         if (!ls.ok) R.note("least squares: " + ls.reason);
         least_squares_table(R, ls, data.n, bits, Q, /*full=*/true);
@@ -165,6 +158,40 @@ void run(cert::Context& ctx) {
             if (order.geometry.is_proven()) H.add_row({"middle point (Lemma 8)", "", order.geometry.reason});
         }
     }
+}
+
+void run(cert::Context& ctx) {
+    const cert::Case& in = ctx.input;
+    cert::Report& R = ctx.report;
+    const long bits = ctx.precision_bits;
+    const nets::TwoLayerSpec spec = load_spec(in);
+    const nets::AlignmentData data = nets::alignment_data(spec);
+    for (const char* c : {"epsilon < 1/3", "alpha0 <= 1", "activation cones enumerated exactly", "Lemma 2: families of <= d vectors d1l(0,y_k) x_k independent",
+                          "Lemma 2: no D_u on the boundary of its cone", "no saddle of G (conclusion of Lemma 15)", "Lemma 3: an extremal vector exists",
+                          "D_min > 0", "lambda* > 0"})
+        R.plan(c);
+    for (const char* k : {"expected_extremal", "expected_local_max", "expected_local_min", "lambda_star_lower"})
+        if (in.has(k)) R.plan(std::string(k) == "expected_extremal" ? "number of extremal vectors"
+                              : std::string(k) == "expected_local_max" ? "number of strict local maxima of G"
+                              : std::string(k) == "expected_local_min" ? "number of strict local minima of G" : "lambda* lower bound");
+    plan_bounds(in, R);
+    R.hypothesis("epsilon < 1/3", "[BF2025, Thm 1]").lt({"epsilon", in.interval_mp("epsilon", ctx.precision())}, cert::exact("1/3"));
+    R.hypothesis("alpha0 <= 1", "[BF2025, Condition 1, eq. (21)]").le({"alpha0", in.interval_mp("alpha0", ctx.precision())}, cert::exact("1"));
+
+    const nets::Cones2 cones = nets::activation_cones_2d(data);
+    const bool exact = cones.status == nets::Cones2::Status::exact;
+    R.step("activation cones enumerated exactly", "[BF2025, Sec. 3; Cover 1965]")
+        .holds(exact, exact ? std::to_string(cones.cones.size()) + " cones of A(R^2 \\ {0}) from the exact angular order of the rays <w, x_k> = 0"
+                            : cones.reason);
+    const proofs::Theorem1Constants K = proofs::theorem1_constants(data, cones, bits);
+    if (!K.result.is_proven()) R.note("constants of Theorem 1 unavailable: " + K.result.reason);
+
+    Quantities Q;
+    report_cones(R, data, cones, exact, bits, Q);
+    report_lemmas(R, in, K);
+    report_constants(R, in, data, K, bits, Q);
+    if (exact) plot_G(R, spec);
+    if (in.has("least_squares") && in.boolean("least_squares")) report_least_squares(R, data, bits, Q);
     check_bounds(in, R, Q, "[BF2025; this case's claimed value]");
     R.claim.proven_statement = "for the data of this case (exact decimals" + std::string(spec.bias ? ", bias coordinate 1" : "") + ", gamma = " + spec.gamma +
                                "): the " + std::to_string(cones.cones.size()) + " activation cones, D_u and the extremal vectors are computed exactly; " +
