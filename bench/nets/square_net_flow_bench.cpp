@@ -50,9 +50,9 @@ int main(int argc, char** argv) {
     o.promote_norm = promote;
     o.record_tubes = false;
     const double c0 = cpu_seconds(), w0 = wall_seconds();
-    o.on_step = [&](double t, long steps, long rej, int frame, double w) {
-        std::printf("step %5ld  t = %-12.6g rejected %3ld  frame %3d  max width %.3e  (%.1f s CPU)\n", steps, t, rej,
-                    frame, w, cpu_seconds() - c0);
+    o.on_step = [&](double t, long steps, long rej, int frame, double wf, double wb, double nb) {
+        std::printf("step %5ld  t = %-12.6g rejected %3ld  frame %3d  width frame %.3e boxes %.3e  box norm %.3e  (%.1f s CPU)\n",
+                    steps, t, rej, frame, wf, wb, nb, cpu_seconds() - c0);
         std::fflush(stdout);
     };
     o.on_reject = [&](double t0, double t1, const std::string& why) {

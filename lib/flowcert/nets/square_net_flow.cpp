@@ -20,6 +20,7 @@ struct Problem {
     std::vector<I> x;  // n * d, x[i * d + k] = x_ik (exact)
     std::vector<I> y;  // n
     I c4, c2;          // 4c, 2c
+    bool frozen = false;  // r_i = -y_i held constant (the NCF; SquareNetFlowOptions::frozen_residual)
 };
 
 // Taylor models of a set of k neurons from initial boxes `init` (k * S), the residuals r_i = ext_i + sum over the
@@ -53,6 +54,10 @@ bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std
         for (std::size_t i = 0; i < n; ++i) {
             I acc = ext ? (*ext)[i].c[l] : I(0);
             if (l == 0) acc -= pb.y[i];
+            if (pb.frozen) {
+                R[i].c[l] = l == 0 ? -pb.y[i] : I(0);
+                continue;
+            }
             for (std::size_t j = 0; j < k; ++j) {
                 const TimeTm& V = tm[j * S + d];
                 const TimeTm& zz = ZZ[j * n + i];
@@ -120,6 +125,11 @@ bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std
             else ode::tm_zero(r, p);
             r.c[0] -= pb.y[i];
             if (partial_mask) ode::tm_zero(out.part[i], p);
+            if (pb.frozen) {
+                ode::tm_zero(r, p);
+                r.c[0] = -pb.y[i];
+                continue;
+            }
             for (std::size_t j = 0; j < k; ++j) {
                 ode::tm_mul(tm[j * S + d], ZZ[j * n + i], P, prod);
                 ode::tm_add_to(r, prod, p);
@@ -192,6 +202,7 @@ IMatrixD block_jacobian(const Problem& pb, std::size_t k, const std::vector<I>& 
             const I ra = rr[i] * pb.x[i * d + a];
             for (std::size_t b = 0; b < d; ++b) M[a * d + b] += ra * pb.x[i * d + b];
         }
+    const I through_r = pb.frozen ? I(0) : I(1);  // frozen residuals: no term through dr/ds
     IMatrixD J(static_cast<Eigen::Index>(K), static_cast<Eigen::Index>(K));
     std::vector<I> Mw(d), Pm(d * d), Xl(d), Xj(d);
     for (std::size_t j = 0; j < k; ++j) {
@@ -224,11 +235,11 @@ IMatrixD block_jacobian(const Problem& pb, std::size_t k, const std::vector<I>& 
             for (std::size_t a = 0; a < d; ++a) {
                 for (std::size_t b = 0; b < d; ++b)
                     J(oj + static_cast<Eigen::Index>(a), ol + static_cast<Eigen::Index>(b)) =
-                        -(c4 * vj * ((j == l ? M[a * d + b] : I(0)) + I(2) * vl * Pm[a * d + b]));
-                J(oj + static_cast<Eigen::Index>(a), ol + dd) = -(c4 * ((j == l ? Mw[a] : I(0)) + vj * Xl[a]));
-                J(oj + dd, ol + static_cast<Eigen::Index>(a)) = -(c4 * ((j == l ? Mw[a] : I(0)) + vl * Xj[a]));
+                        -(c4 * vj * ((j == l ? M[a * d + b] : I(0)) + through_r * I(2) * vl * Pm[a * d + b]));
+                J(oj + static_cast<Eigen::Index>(a), ol + dd) = -(c4 * ((j == l ? Mw[a] : I(0)) + through_r * vj * Xl[a]));
+                J(oj + dd, ol + static_cast<Eigen::Index>(a)) = -(c4 * ((j == l ? Mw[a] : I(0)) + through_r * vl * Xj[a]));
             }
-            J(oj + dd, ol + dd) = -(c2 * s4);
+            J(oj + dd, ol + dd) = -(through_r * c2 * s4);
         }
     }
     return J;
@@ -359,7 +370,7 @@ public:
             Phi(static_cast<Eigen::Index>(a)) = tm_at(cen.tm[a], p, Hs);
             sr[a] = ode::tm_range(hul.tm[a], P);
         }
-        for (std::size_t i = 0; i < n; ++i) rr[i] = ode::tm_range(hul.rt[i], P);
+        for (std::size_t i = 0; i < n; ++i) rr[i] = pb_.frozen ? -pb_.y[i] : ode::tm_range(hul.rt[i], P);
         IMatrixD A = block_jacobian(pb_, kf, sr, rr, pb_.c4, pb_.c2);
         for (Eigen::Index i = 0; i < K; ++i)
             for (Eigen::Index j = 0; j < K; ++j) A(i, j) = Hs * A(i, j);
@@ -478,6 +489,7 @@ ode::Result<I> integrate_square_net_flow(const Eigen::MatrixXd& X, const IVector
     for (std::size_t i = 0; i < pb.n; ++i) pb.y.push_back(y(static_cast<Eigen::Index>(i)));
     pb.c4 = I(4) * c;
     pb.c2 = I(2) * c;
+    pb.frozen = o.frozen_residual;
     // x0 layout W (m x d row-major) then v -> blocks (w_j, v_j)
     State st;
     st.box.resize(m * S);
@@ -582,9 +594,12 @@ ode::Result<I> integrate_square_net_flow(const Eigen::MatrixXd& X, const IVector
                 if (!st.in_frame[j] && midpoint_norm(pb, st.box, j) > o.promote_norm) promote(pb, st, static_cast<int>(j));
             ++accepted;
             if (o.on_step) {
-                double w = 0;
-                for (const I& x : pending.end_set) w = std::max(w, width(x));
-                o.on_step(t1, accepted, rejected_so_far, static_cast<int>(st.frame.ids.size()), w);
+                double wf = 0, wb = 0, nb = 0;
+                for (std::size_t j = 0; j < m; ++j) {
+                    for (std::size_t a = 0; a < S; ++a) (st.in_frame[j] ? wf : wb) = std::max(st.in_frame[j] ? wf : wb, width(st.box[j * S + a]));
+                    if (!st.in_frame[j]) nb = std::max(nb, midpoint_norm(pb, st.box, j));
+                }
+                o.on_step(t1, accepted, rejected_so_far, static_cast<int>(st.frame.ids.size()), wf, wb, nb);
             }
         });
     res.steps = static_cast<long>(dr.steps);

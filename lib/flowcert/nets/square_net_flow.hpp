@@ -49,8 +49,13 @@ struct SquareNetFlowOptions {
     double remainder_tolerance = 1e-13;  // step-size heuristic: target width of a step's remainders
     ode::StepControlOptions steps{.h_initial = 0.05, .h_min = 1e-7, .h_max = 4.0, .max_steps = 200000};
     bool record_tubes = true;
-    // Called after every accepted step (t1, steps so far, rejected so far, frame size, largest width): progress only.
-    std::function<void(double, long, long, int, double)> on_step;
+    // The NCF u' = grad N(u), N(u) = sum_i ytilde_i H(x_i; u) [KH2025, eq. (5)] instead of the loss flow: the
+    // residuals are frozen at r_i = -y_i (pass y = ytilde and c = 1/2: w_j' = 2 v_j sum_i ytilde_i z_ji x_i,
+    // v_j' = sum_i ytilde_i z_ji^2); the neurons then do not couple.
+    bool frozen_residual = false;
+    // Called after every accepted step (progress only): t1, steps and rejected attempts so far, frame size, the largest
+    // width among the frame neurons and among the box neurons, the largest midpoint norm of a box neuron.
+    std::function<void(double, long, long, int, double, double, double)> on_step;
     std::function<void(double, double, const std::string&)> on_reject;  // (t0, t1, reason) of a failed attempt
     // TEST ONLY, UNSOUND ("teeth"): the frame block ignores the other neurons' part of the residuals.
     bool test_only_drop_box_input_UNSOUND = false;
