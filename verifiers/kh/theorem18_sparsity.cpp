@@ -129,7 +129,7 @@ void run(cert::Context& ctx) {
         if (in.has("promote_norm")) b.options.promote_norm = mid(in.interval_d("promote_norm"));
         f.flows.blocks = b;
         rep.note("loss-flow integrator (invariance tubes and sweep; the NCF entry into the cap stays dense): square_blocks -- nets::integrate_square_net_flow, order " +
-                 std::to_string(b.options.order) + ", neurons of norm > " + fmt(b.options.promote_norm, 3) +
+                 std::to_string(b.options.order) + ", neurons of norm > " + format_g(b.options.promote_norm, 3) +
                  " in one Lohner frame, the others as Taylor-model boxes, coupled through validated residual Taylor models");
     } else {
         rep.note("loss-flow integrator (tubes and sweep): dense Taylor/Lohner on the flow DAG, order " + std::to_string(s.order));

@@ -382,7 +382,7 @@ public:
         const IMatrixD VB = linalg::mul_midrad(V, exact_matrix(st.frame.B));
         const Eigen::VectorXd cn = linalg::mid<I>(Phi);
         const linalg::QrResult<I> qr = linalg::orthogonal_basis<I>(linalg::mid<I>(VB));
-        if (qr.status != linalg::QrStatus::proven) {
+        if (qr.status != ProofStatus::proven) {
             reason = "Q^{-1} of the frame not proven (" + qr.reason + ")";
             return false;
         }
