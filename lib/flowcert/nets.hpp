@@ -24,6 +24,7 @@
 #include "flowcert/nets/homogeneous.hpp"       // L-homogeneous models, losses and the NCF [KH2025]
 #include "flowcert/nets/homogeneous_flow.hpp"  // KH loss and NCF gradient flows as Taylor fields
 #include "flowcert/nets/square_net_gd.hpp"     // rigorous GD of the square net v^T (W x)^2
+#include "flowcert/nets/square_net_flow.hpp"   // rigorous gradient flow of the square net (block Taylor models)
 #include "flowcert/nets/covariance.hpp"        // diagonal data covariances (isotropic, power law, spike) [LWTM2026]
 #include "flowcert/nets/relu_regression.hpp"   // high-dimensional ReLU regression [LWTM2026] (rh verifiers)
 #if defined(FLOWCERT_NETS_UMBRELLA_DEFINED_INTERNAL)

@@ -18,6 +18,7 @@ TEST_CASE("flowcert/nets.hpp alone declares the public types of every nets heade
     STATIC_REQUIRE(std::is_class_v<LumpedGdOptions>);          // lumped_gd.hpp
     STATIC_REQUIRE(std::is_class_v<HomogeneousArchitecture>);  // homogeneous.hpp
     STATIC_REQUIRE(std::is_class_v<SquareNetGdOptions>);       // square_net_gd.hpp
+    STATIC_REQUIRE(std::is_class_v<SquareNetFlowOptions>);     // square_net_flow.hpp
     STATIC_REQUIRE(std::is_class_v<rh::Reconstruction>);       // relu_regression.hpp
     // lumped_moments.hpp and homogeneous_flow.hpp declare functions, no type
     STATIC_REQUIRE(std::is_function_v<decltype(moment_size)>);

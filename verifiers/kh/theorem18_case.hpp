@@ -54,6 +54,7 @@ struct Instance {
     Eigen::VectorXd W0;
     std::vector<IntervalD> W0i;
     int order = 20;
+    std::string flow_engine = "dense";  // the loss-flow integrator: "dense" (Taylor/Lohner on the DAG) or "square_blocks"
 };
 
 // Reads the instance; records the seeds and the notes on the data, the model and W0.
@@ -85,6 +86,7 @@ inline Instance read_instance(const flowcert::cert::Context& ctx, flowcert::cert
     rep.note("model: " + s.arch.describe() + "; loss " + s.norm.describe() + "; IntervalD (53 bits)");
     if (in.has("deltas")) s.deltas = in.number_strings("deltas");
     if (in.has("order")) s.order = static_cast<int>(in.integer("order"));
+    if (in.has("flow_engine")) s.flow_engine = in.string("flow_engine");
     s.W0.resize(s.P);
     if (in.has("init_direction")) {
         const auto v = in.number_strings("init_direction");
@@ -190,6 +192,15 @@ inline flowcert::cert::CaseSchema schema() {
             {.name = "heat_map_delta", .type = KeyType::number, .description = "delta whose heat maps are drawn", .required = false},
             {.name = "order", .type = KeyType::integer, .description = "Taylor order of the integrator (default 20)", .required = false,
              .constraint = Constraint::positive},
+            {.name = "flow_engine", .type = KeyType::string,
+             .description = "loss-flow integrator of the tubes and the sweep: \"dense\" (default; Taylor/Lohner on the flow DAG) "
+                            "or \"square_blocks\" (nets::integrate_square_net_flow, one-hidden-layer square nets)",
+             .required = false},
+            {.name = "block_order", .type = KeyType::integer, .description = "Taylor order of square_blocks (default 12, <= 16)",
+             .required = false, .constraint = Constraint::positive},
+            {.name = "promote_norm", .type = KeyType::number,
+             .description = "square_blocks: a neuron joins the Lohner frame when its norm exceeds this (default 0.05)",
+             .required = false, .constraint = Constraint::positive},
         },
     });
 }
@@ -204,6 +215,13 @@ inline void validate(const flowcert::cert::Case& c) {
     khcase::validate_data_keys(c);
     if (!c.has("init_seed") && !c.has("init_direction")) c.fail("init_seed", "need init_seed or init_direction");
     if (c.has("deltas") && c.number_strings("deltas").size() < 2) c.fail("deltas", "need at least two values");
+    if (c.has("flow_engine")) {
+        const std::string e = c.string("flow_engine");
+        if (e != "dense" && e != "square_blocks") c.fail("flow_engine", "\"dense\" or \"square_blocks\"");
+        if (e == "square_blocks" && (m != "feed_forward" || c.string("activation") != "square"))
+            c.fail("flow_engine", "square_blocks integrates v^T (W x)^2 only (feed_forward, activation square)");
+    }
+    if (c.has("block_order") && c.integer("block_order") > 16) c.fail("block_order", "at most 16");
 }
 
 }  // namespace kh18

@@ -123,6 +123,17 @@ void run(cert::Context& ctx) {
         return;
     const TangentSpectrum<I>& ts = kkt.spectrum;
     kh18::Frame f(theorem18_flows(s.arch, s.norm, s.data.X, s.data.y, ncf.ytilde()));
+    if (s.flow_engine == "square_blocks") {  // the loss flow by per-neuron blocks (docs/kh.md, theorem18_sparsity)
+        Theorem18BlockFlow b{s.data.Xd, s.data.y, loss_scale<I>(s.norm, s.n, I(0)), {}, {}};  // no ytilde: the NCF stays dense
+        b.options.order = in.has("block_order") ? static_cast<int>(in.integer("block_order")) : 12;
+        if (in.has("promote_norm")) b.options.promote_norm = mid(in.interval_d("promote_norm"));
+        f.flows.blocks = b;
+        rep.note("loss-flow integrator (invariance tubes and sweep; the NCF entry into the cap stays dense): square_blocks -- nets::integrate_square_net_flow, order " +
+                 std::to_string(b.options.order) + ", neurons of norm > " + format_g(b.options.promote_norm, 3) +
+                 " in one Lohner frame, the others as Taylor-model boxes, coupled through validated residual Taylor models");
+    } else {
+        rep.note("loss-flow integrator (tubes and sweep): dense Taylor/Lohner on the flow DAG, order " + std::to_string(s.order));
+    }
     f.Nbar = kkt.ncf_value;
     // The Delta of Theorem 18: an exact decimal in (0, Delta_max] (the theorem holds for each): our choice, a step.
     f.Delta_s = in.has("Delta") ? in.number_string("Delta") : format_g(lower(ts.delta_max) * (1 - 1e-4), 6);

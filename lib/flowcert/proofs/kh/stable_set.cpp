@@ -8,10 +8,10 @@
 
 namespace flowcert::proofs::kh {
 
-template <Interval I>
-CapEntry<I> ncf_tube_enters_cap(const taylor::VectorField& ncf_field, const std::vector<I>& params,
-                                const std::vector<I>& w0, const linalg::IVector<I>& wstar, const I& gamma,
-                                double horizon, double chunk, bool renormalize, const ode::Options& options, long bits) {
+namespace {
+template <Interval I, class Integrate>
+CapEntry<I> enter_cap(const Integrate& integrate, const std::vector<I>& w0, const linalg::IVector<I>& wstar,
+                      const I& gamma, double horizon, double chunk, bool renormalize, long bits) {
     CapEntry<I> out;
     const I one = IntervalTraits<I>::from_integer(1, bits), cap = one - gamma;
     std::vector<I> u = w0;
@@ -32,7 +32,7 @@ CapEntry<I> ncf_tube_enters_cap(const taylor::VectorField& ncf_field, const std:
     while (t < horizon) {
         std::vector<I> outs;
         for (int j = 1; j < 10; ++j) outs.push_back(IntervalTraits<I>::exact(h * j / 10, bits));
-        const auto r = ode::integrate<I>(ncf_field, params, u, IntervalTraits<I>::exact(h, bits), outs, options, bits);
+        const ode::Result<I> r = integrate(u, IntervalTraits<I>::exact(h, bits), outs);
         if (!r.ok()) {
             if (h > 1e-8) {
                 h /= 4;
@@ -73,6 +73,23 @@ CapEntry<I> ncf_tube_enters_cap(const taylor::VectorField& ncf_field, const std:
     out.reason = "the NCF tube did not certainly enter the cap by flow time " + std::to_string(t) + "; last w*^T u/|u| in " +
                  to_string(out.trace.back().second, 8) + " vs 1 - gamma = " + to_string(cap, 8);
     return out;
+}
+}  // namespace
+
+template <Interval I>
+CapEntry<I> ncf_tube_enters_cap(const taylor::VectorField& ncf_field, const std::vector<I>& params,
+                                const std::vector<I>& w0, const linalg::IVector<I>& wstar, const I& gamma,
+                                double horizon, double chunk, bool renormalize, const ode::Options& options, long bits) {
+    const auto integrate = [&](const std::vector<I>& u, const I& h, const std::vector<I>& outs) {
+        return ode::integrate<I>(ncf_field, params, u, h, outs, options, bits);
+    };
+    return enter_cap<I>(integrate, w0, wstar, gamma, horizon, chunk, renormalize, bits);
+}
+
+CapEntry<IntervalD> ncf_tube_enters_cap_with(const NcfChunkIntegrator& integrate, const std::vector<IntervalD>& w0,
+                                             const linalg::IVectorD& wstar, const IntervalD& gamma, double horizon,
+                                             double chunk, bool renormalize) {
+    return enter_cap<IntervalD>(integrate, w0, wstar, gamma, horizon, chunk, renormalize, 53);
 }
 
 template CapEntry<IntervalD> ncf_tube_enters_cap<IntervalD>(const taylor::VectorField&, const std::vector<IntervalD>&,

@@ -15,6 +15,7 @@
 #include <flowcert/ode.hpp>
 #include <flowcert/taylor.hpp>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,14 @@ template <Interval I>
 CapEntry<I> ncf_tube_enters_cap(const taylor::VectorField& ncf_field, const std::vector<I>& params,
                                 const std::vector<I>& w0, const linalg::IVector<I>& wstar, const I& gamma,
                                 double horizon, double chunk, bool renormalize, const ode::Options& options, long bits);
+
+// The same with the chunks integrated by `integrate(u, h, outs)` (the flow over [0, h] from the box u with sets at the
+// times outs and the final set; e.g. the square-net block integrator nets::integrate_square_net_flow in its NCF mode).
+using NcfChunkIntegrator = std::function<ode::Result<IntervalD>(const std::vector<IntervalD>& u, const IntervalD& h,
+                                                                const std::vector<IntervalD>& outs)>;
+CapEntry<IntervalD> ncf_tube_enters_cap_with(const NcfChunkIntegrator& integrate, const std::vector<IntervalD>& w0,
+                                             const linalg::IVectorD& wstar, const IntervalD& gamma, double horizon,
+                                             double chunk, bool renormalize);
 
 extern template CapEntry<IntervalD> ncf_tube_enters_cap<IntervalD>(const taylor::VectorField&, const std::vector<IntervalD>&,
                                                                    const std::vector<IntervalD>&, const linalg::IVectorD&,

@@ -27,9 +27,21 @@ namespace flowcert::proofs::kh {
 
 // The two flows of an instance: w' = -grad L(w) [KH2025, eq. (2)] and u' = grad N(u) (5), with their parameters
 // (the data X, y; the NCF's ytilde).
+// The loss flow of a one-hidden-layer square net v^T (W x)^2 by the block integrator nets::integrate_square_net_flow
+// (per-neuron Taylor models coupled through the residuals) instead of the dense C^1 Taylor/Lohner integrator on the
+// DAG: the same flow w' = -grad L(w), at sizes where the dense one is too slow (docs/kh.md, kh/theorem18_sparsity).
+struct Theorem18BlockFlow {
+    Eigen::MatrixXd X;     // d x n, exact doubles
+    linalg::IVectorD y;    // targets
+    IntervalD c;           // loss scale: L = c sum_i r_i^2
+    linalg::IVectorD ytilde;  // the NCF weights (its flow by the same integrator with frozen residuals)
+    nets::SquareNetFlowOptions options;
+};
+
 struct Theorem18Flows {
     taylor::VectorField loss, ncf;
     std::vector<IntervalD> loss_params, ncf_params;
+    std::optional<Theorem18BlockFlow> blocks;  // set: the loss flow by the block integrator (above)
 };
 Theorem18Flows theorem18_flows(const nets::HomogeneousArchitecture& arch, const nets::SquareLossNormalization& norm,
                                const nets::Mat<IntervalD>& X, const nets::Vec<IntervalD>& y,
