@@ -94,7 +94,7 @@ struct MpGd {
 
 }  // namespace
 
-TEST_CASE("plain GD equals the 200-bit GD of the same doubles; frozen neurons dropped on the way", "[bf][plain]") {
+TEST_CASE("plain GD equals the 200-bit GD of the same doubles, frozen neurons dropped on the way", "[bf][plain]") {
     // Figure-2 data, m = 24, seed 2, lambda = 0.05, step 0.05: neurons align and die within the run.
     const nets::TwoLayerModel<IntervalD> model(test_support::figure2_spec());
     const auto init = nets::initialize<IntervalD>(test_support::balanced_init(24, 2, "0.05"), model.d());
@@ -125,7 +125,7 @@ TEST_CASE("plain GD equals the 200-bit GD of the same doubles; frozen neurons dr
     CHECK(scaled.distance(plain) > 1e-6);
 }
 
-TEST_CASE("plain RK4 flow agrees with the long-double RK4 reference; trap classes of its state", "[bf][plain]") {
+TEST_CASE("plain RK4 flow agrees with the long-double RK4 reference, trap classes of its state", "[bf][plain]") {
     const nets::TwoLayerModel<IntervalD> model(test_support::figure2_spec());
     const auto is = test_support::balanced_init(40, 1, "1e-3");
     const auto init = nets::initialize<IntervalD>(is, model.d());

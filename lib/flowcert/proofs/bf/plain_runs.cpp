@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <stdexcept>
 
@@ -152,54 +153,156 @@ PlainRun plain_flow_nonrigorous(const nets::TwoLayerModel<IntervalD>& model, con
 
 namespace {
 
-// One GD iteration over the live neurons (packed a, w) with the residuals r of the current state; returns the
-// residuals of the new state in rn. Frozen neurons (z <= 0 on every sample after the step) are swapped out of the
-// live set (written back to s). N, D > 0: the shapes fixed at compile time (the Figure-2 data: 3 points, d = 2).
+// The live neurons of a plain GD run, structure of arrays (a, w_1, ..., w_d), for a branch-free hot loop.
+struct PackedLive {
+    std::size_t L = 0, d = 0;
+    std::vector<std::size_t> index;  // live position -> neuron
+    std::vector<double> A;           // a, L entries
+    std::vector<double> W;           // w_i at W[i * cap + q]
+    std::size_t cap = 0;
+    double* w(std::size_t i) { return &W[i * cap]; }
+};
+
+// One GD iteration over the live neurons with c r_k of the current state in cr: every live neuron moves by
+// w += h a D, a += h <w, D>, D = -c sum_k r_k 1[z_k > 0] x_k, and out[k * L + q] = a relu(z_k) of its new state.
+// A neuron with z <= 0 on every sample has D = 0 exactly and so moves by exactly 0 (w + h a 0 = w, a + h <w, 0> = a):
+// stepping it is the same run, which keeps the loop free of branches (frozen neurons are swapped out elsewhere).
+// N, D > 0: the shape fixed at compile time (the Figure-2 data: 3 points, d = 2); 0: the runtime n, d.
 template <std::size_t N, std::size_t D>
-void gd_iteration(const Plain& P, PlainRun& s, std::vector<std::size_t>& live, std::size_t& L, std::vector<double>& A,
-                  std::vector<double>& W, const std::vector<double>& r, std::vector<double>& rn, double step) {
-    const std::size_t n = N ? N : P.n, d = D ? D : P.d;
-    double cr[8], acc[8], X[64];
-    for (std::size_t k = 0; k < n; ++k) {
-        cr[k] = -P.c * r[k];
-        acc[k] = 0;
-        for (std::size_t i = 0; i < d; ++i) X[k * d + i] = P.x[k * d + i];
-    }
-    std::size_t q = 0;
-    while (q < L) {
-        double* wq = &W[q * d];
-        double Dv[8] = {0, 0, 0, 0, 0, 0, 0, 0}, z[8];
+void gd_pass(const Plain& P, PackedLive& s, const double* cr, std::vector<double>& out, double step) {
+    const std::size_t n = N ? N : P.n, d = D ? D : P.d, L = s.L;
+    double X[64];
+    for (std::size_t e = 0; e < n * d; ++e) X[e] = P.x[e];
+    double* wp[8];
+    for (std::size_t i = 0; i < d; ++i) wp[i] = s.w(i);
+    double* A = s.A.data();
+    double* o = out.data();
+    for (std::size_t q = 0; q < L; ++q) {
+        double Dv[8], w[8];
+        for (std::size_t i = 0; i < d; ++i) {
+            Dv[i] = 0;
+            w[i] = wp[i][q];
+        }
         for (std::size_t k = 0; k < n; ++k) {
             double zz = 0;
-            for (std::size_t i = 0; i < d; ++i) zz += wq[i] * X[k * d + i];
+            for (std::size_t i = 0; i < d; ++i) zz += w[i] * X[k * d + i];
             const double e = zz > 0 ? cr[k] : 0.0;
             for (std::size_t i = 0; i < d; ++i) Dv[i] += e * X[k * d + i];
         }
         double wd = 0;
-        for (std::size_t i = 0; i < d; ++i) wd += wq[i] * Dv[i];
-        const double ha = step * A[q];
-        for (std::size_t i = 0; i < d; ++i) wq[i] += ha * Dv[i];
-        A[q] += step * wd;
-        bool alive = false;  // the new outputs, for the next iteration's residuals
+        for (std::size_t i = 0; i < d; ++i) wd += w[i] * Dv[i];
+        const double a = A[q], ha = step * a, an = a + step * wd;
+        for (std::size_t i = 0; i < d; ++i) {
+            w[i] += ha * Dv[i];
+            wp[i][q] = w[i];
+        }
+        A[q] = an;
         for (std::size_t k = 0; k < n; ++k) {
             double zz = 0;
-            for (std::size_t i = 0; i < d; ++i) zz += wq[i] * X[k * d + i];
-            z[k] = zz;
-            alive = alive || zz > 0;
+            for (std::size_t i = 0; i < d; ++i) zz += w[i] * X[k * d + i];
+            o[k * L + q] = zz > 0 ? an * zz : 0.0;
         }
-        if (!alive) {  // frozen for good: write back, swap out of the live set
-            s.a[live[q]] = A[q];
-            for (std::size_t i = 0; i < d; ++i) s.w[live[q] * d + i] = wq[i];
-            --L;
-            live[q] = live[L];
-            A[q] = A[L];
-            for (std::size_t i = 0; i < d; ++i) wq[i] = W[L * d + i];
-            continue;  // the moved neuron is stepped now (it has not been yet)
-        }
-        for (std::size_t k = 0; k < n; ++k) acc[k] += z[k] > 0 ? A[q] * z[k] : 0.0;
-        ++q;
     }
-    for (std::size_t k = 0; k < n; ++k) rn[k] = acc[k] - P.y[k];
+}
+
+// gd_pass for the Figure-2 shape (3 samples, d = 2): the same arithmetic in the same order as gd_pass<3, 2> on
+// two neurons at a time (GCC vector extensions, SSE2; lanes are independent, so the results are those of the scalar loop).
+using V2 = double __attribute__((vector_size(16)));
+inline V2 load2(const double* p) {
+    V2 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store2(double* p, V2 v) { std::memcpy(p, &v, sizeof v); }
+// The outputs are summed in the loop, lane-wise, into r (r_k = (lane 0 + lane 1) + tail - y_k: a fixed order).
+void gd_pass_3x2(const Plain& P, PackedLive& s, const double* cr, std::vector<double>& r, double step) {
+    const std::size_t L = s.L;
+    double* A = s.A.data();
+    double* W0 = s.w(0);
+    double* W1 = s.w(1);
+    const auto lane = [&](auto w0, auto w1, auto a, auto& v0, auto& v1, auto& an, auto& p1, auto& p2, auto& p3) __attribute__((always_inline)) {
+        using T = decltype(w0);
+        const T zero = T{} * 0.0, x10 = zero + P.x[0], x11 = zero + P.x[1], x20 = zero + P.x[2], x21 = zero + P.x[3],
+                x30 = zero + P.x[4], x31 = zero + P.x[5];
+        const T z1 = (zero + w0 * x10) + w1 * x11, z2 = (zero + w0 * x20) + w1 * x21, z3 = (zero + w0 * x30) + w1 * x31;
+        const T e1 = z1 > 0 ? zero + cr[0] : zero, e2 = z2 > 0 ? zero + cr[1] : zero, e3 = z3 > 0 ? zero + cr[2] : zero;
+        T D0 = zero, D1 = zero;
+        D0 += e1 * x10;
+        D1 += e1 * x11;
+        D0 += e2 * x20;
+        D1 += e2 * x21;
+        D0 += e3 * x30;
+        D1 += e3 * x31;
+        const T wd = (zero + w0 * D0) + w1 * D1, ha = step * a;
+        an = a + step * wd;
+        v0 = w0 + ha * D0;
+        v1 = w1 + ha * D1;
+        const T y1 = (zero + v0 * x10) + v1 * x11, y2 = (zero + v0 * x20) + v1 * x21, y3 = (zero + v0 * x30) + v1 * x31;
+        p1 = y1 > 0 ? an * y1 : zero;
+        p2 = y2 > 0 ? an * y2 : zero;
+        p3 = y3 > 0 ? an * y3 : zero;
+    };
+    std::size_t q = 0;
+    V2 s1{0, 0}, s2{0, 0}, s3{0, 0};
+    for (; q + 2 <= L; q += 2) {
+        V2 v0, v1, an, p1, p2, p3;
+        lane(load2(W0 + q), load2(W1 + q), load2(A + q), v0, v1, an, p1, p2, p3);
+        store2(W0 + q, v0);
+        store2(W1 + q, v1);
+        store2(A + q, an);
+        s1 += p1;
+        s2 += p2;
+        s3 += p3;
+    }
+    double t1 = s1[0] + s1[1], t2 = s2[0] + s2[1], t3 = s3[0] + s3[1];
+    for (; q < L; ++q) {  // the tail, one neuron at a time (same expressions on one-lane vectors)
+        using V1 = double __attribute__((vector_size(8)));
+        V1 v0, v1, an, p1, p2, p3;
+        lane(V1{W0[q]}, V1{W1[q]}, V1{A[q]}, v0, v1, an, p1, p2, p3);
+        W0[q] = v0[0];
+        W1[q] = v1[0];
+        A[q] = an[0];
+        t1 += p1[0];
+        t2 += p2[0];
+        t3 += p3[0];
+    }
+    r[0] = t1 - P.y[0];
+    r[1] = t2 - P.y[1];
+    r[2] = t3 - P.y[2];
+}
+
+// r_k = sum_q out[k * L + q] - y_k (four partial sums in a fixed order: deterministic, not the order of a serial sum)
+void gd_residuals(const Plain& P, std::size_t L, const std::vector<double>& out, std::vector<double>& r) {
+    for (std::size_t k = 0; k < P.n; ++k) {
+        const double* o = &out[k * L];
+        double s[4] = {0, 0, 0, 0};
+        std::size_t q = 0;
+        for (; q + 4 <= L; q += 4)
+            for (std::size_t l = 0; l < 4; ++l) s[l] += o[q + l];
+        for (; q < L; ++q) s[0] += o[q];
+        r[k] = ((s[0] + s[1]) + (s[2] + s[3])) - P.y[k];
+    }
+}
+
+// Write the frozen live neurons (z <= 0 on every sample) back to `run` and swap them out of the live set.
+void swap_out_frozen(const Plain& P, PackedLive& s, PlainRun& run) {
+    const std::size_t d = s.d;
+    std::size_t q = 0;
+    double w[8];
+    while (q < s.L) {
+        for (std::size_t i = 0; i < d; ++i) w[i] = s.w(i)[q];
+        if (!P.dead(w)) {
+            ++q;
+            continue;
+        }
+        const std::size_t j = s.index[q], last = s.L - 1;
+        run.a[j] = s.A[q];
+        for (std::size_t i = 0; i < d; ++i) run.w[j * d + i] = w[i];
+        s.index[q] = s.index[last];
+        s.A[q] = s.A[last];
+        for (std::size_t i = 0; i < d; ++i) s.w(i)[q] = s.w(i)[last];
+        --s.L;  // the moved neuron is tested at position q next
+    }
 }
 
 }  // namespace
@@ -211,33 +314,45 @@ PlainRun plain_gd_nonrigorous(const nets::TwoLayerModel<IntervalD>& model, const
     PlainRun s = start(theta0);
     const std::size_t n = P.n, d = s.d;
     if (n > 8 || d > 8) throw std::invalid_argument("plain_gd_nonrigorous: at most 8 samples and 8 input coordinates");
-    std::vector<std::size_t> live = live_neurons(P, s);
-    s.dropped = s.m - live.size();
-    // the live neurons packed (a, w) for the hot loop; written back at the end
-    std::size_t L = live.size();
-    std::vector<double> A(L), W(L * d);
-    for (std::size_t q = 0; q < L; ++q) {
-        A[q] = s.a[live[q]];
-        for (std::size_t i = 0; i < d; ++i) W[q * d + i] = s.w[live[q] * d + i];
+    PackedLive live;
+    live.index = live_neurons(P, s);
+    live.L = live.cap = live.index.size();
+    live.d = d;
+    live.A.resize(live.cap);
+    live.W.resize(d * live.cap);
+    for (std::size_t q = 0; q < live.L; ++q) {
+        live.A[q] = s.a[live.index[q]];
+        for (std::size_t i = 0; i < d; ++i) live.w(i)[q] = s.w[live.index[q] * d + i];
     }
-    std::vector<double> r(n), rn(n);
+    std::vector<double> r(n), cr(n), out;
     {
-        std::vector<std::size_t> idx(L);
-        for (std::size_t q = 0; q < L; ++q) idx[q] = q;
-        P.residuals(idx, A.data(), W.data(), r);
+        std::vector<std::size_t> idx(live.L);
+        for (std::size_t q = 0; q < live.L; ++q) idx[q] = q;
+        std::vector<double> sw(live.L * d);
+        for (std::size_t q = 0; q < live.L; ++q)
+            for (std::size_t i = 0; i < d; ++i) sw[q * d + i] = live.w(i)[q];
+        P.residuals(idx, live.A.data(), sw.data(), r);
     }
+    constexpr std::size_t kSwapEvery = 64;  // frozen neurons are stepped (by exactly 0) until the next swap-out
     const bool figure2_shape = n == 3 && d == 2;
     for (std::size_t t = 0; t < iterations; ++t) {
-        if (figure2_shape) gd_iteration<3, 2>(P, s, live, L, A, W, r, rn, step);
-        else gd_iteration<0, 0>(P, s, live, L, A, W, r, rn, step);
-        r.swap(rn);
+        if (t % kSwapEvery == 0) swap_out_frozen(P, live, s);
+        for (std::size_t k = 0; k < n; ++k) cr[k] = -P.c * r[k];
+        if (figure2_shape) {
+            gd_pass_3x2(P, live, cr.data(), r, step);
+        } else {
+            out.resize(n * live.L);
+            gd_pass<0, 0>(P, live, cr.data(), out, step);
+            gd_residuals(P, live.L, out, r);
+        }
     }
-    for (std::size_t q = 0; q < L; ++q) {
-        s.a[live[q]] = A[q];
-        for (std::size_t i = 0; i < d; ++i) s.w[live[q] * d + i] = W[q * d + i];
+    swap_out_frozen(P, live, s);
+    for (std::size_t q = 0; q < live.L; ++q) {
+        s.a[live.index[q]] = live.A[q];
+        for (std::size_t i = 0; i < d; ++i) s.w[live.index[q] * d + i] = live.w(i)[q];
     }
     s.steps = iterations;
-    s.dropped = s.m - L;
+    s.dropped = s.m - live.L;
     finish(P, s);
     s.seconds = cpu_now() - c0;
     return s;
