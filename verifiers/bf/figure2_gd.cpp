@@ -162,7 +162,7 @@ void run(cert::Context& ctx) {
     for (const auto& s : res.snapshots)
         sn.add_row(snapshot_row(model, s.theta, s.maybe_frozen, s.kink_sample, s.kink_zeta, kink_sine, ls, s.t, "paper snapshot"));
     sn.add_row(snapshot_row(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, kink_sine, ls, N, "last iteration N"));
-    {  // the same cones in a plain double GD run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
+    if (!in.has("plain_run") || in.boolean("plain_run")) {  // the same cones in a plain double GD run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
         const proofs::PlainRun plain = proofs::plain_gd_nonrigorous(model, init.theta, mid(h), N);
         const proofs::PlainConeCounts pc = proofs::plain_cone_counts(model, plain);
         auto& pt = R.table("classes at iteration N: certified, and a plain double GD run of the same seed (NON-RIGOROUS, " + std::to_string(N) +
@@ -232,6 +232,9 @@ int main(int argc, char** argv) {
                     .description = "claimed sine of the angle within which a neuron in neither closed cone lies of a kink face {z_k* = 0}, active on every other "
                                    "sample (default 1e-3)",
                     .required = false, .constraint = cert::Constraint::positive});
+    keys.push_back({.name = "plain_run", .type = cert::KeyType::boolean,
+                    .description = "also run a plain double GD of the same seed and tabulate its cones (NON-RIGOROUS, display only; default true)",
+                    .required = false});
     keys.push_back({.name = "prediction_tolerance", .type = cert::KeyType::number, .description = "claimed |h(x_k) - x_k^T beta*| at N (default 1e-10)",
                     .required = false, .constraint = cert::Constraint::positive});
     cert::VerifierSpec spec{

@@ -206,7 +206,7 @@ void run(cert::Context& ctx) {
     // ---- (c) the trapping argument from the box at T
     proofs::TrapBox box;
     const std::string unclassified = classify_at_T(R, model, res, tracker, data, plan.lumped, box);
-    {  // the same classes in a plain double run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
+    if (!in.has("plain_run") || in.boolean("plain_run")) {  // the same classes in a plain double run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
         constexpr double plain_h = 0.01;
         const proofs::PlainRun plain = proofs::plain_flow_nonrigorous(model, init.theta, res.t_reached, plain_h);
         plain_classes_table(R, model, box, proofs::outputs_at_end(model, res, plan.lumped), plain, proofs::plain_trap_counts(model, plain),
@@ -238,6 +238,9 @@ int main(int argc, char** argv) {
     keys.push_back({.name = "lumping_max_joins", .type = cert::KeyType::integer,
                     .description = "joins of a neuron to a lumped class at most, the hand-off included (default 0: no limit)",
                     .required = false, .constraint = cert::Constraint::nonnegative});
+    keys.push_back({.name = "plain_run", .type = cert::KeyType::boolean,
+                    .description = "also run a plain double RK4 flow of the same seed and tabulate its classes at T (NON-RIGOROUS, display only; default true)",
+                    .required = false});
     keys.push_back({.name = "order", .type = cert::KeyType::integer, .description = "Taylor order (default 8)", .required = false});
     cert::VerifierSpec spec{
         .name = "bf/theorem2_three_point",
