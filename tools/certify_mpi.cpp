@@ -269,26 +269,27 @@ int MpiCertify::serve(const fs::path& out_dir, const MpiCertifyHooks& hooks) {
     return cert::exit_code::internal;
 }
 
-void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_dir, unsigned jobs,
-                            const MpiCertifyHooks& hooks, bool split_sweeps) {
-    const std::size_t n = outs.size();
-    const std::vector<Expected> expected = expected_costs(outs, out_dir);
+namespace {
 
-    // Sweep points of every case (rank 0 asks the verifiers, a few at a time); only worth it when
-    // more than one case can run at once.
-    std::vector<std::size_t> counts(n, 0);
-    const std::size_t slots = static_cast<std::size_t>(size_) * jobs;
-    if (split_sweeps && slots > 1 && hooks.sweep_count) {
-        std::atomic<std::size_t> next{0};
-        std::vector<std::thread> probes;
-        for (unsigned t = 0; t < std::min<std::size_t>(4, n); ++t)
-            probes.emplace_back([&] {
-                for (std::size_t i; (i = next++) < n;) counts[i] = hooks.sweep_count(outs[i]);
-            });
-        for (auto& t : probes) t.join();
-    }
+// Rank 0's side of a distributed run: the work items (whole cases, sweep parts), who runs which, and
+// what is finished. MpiCertify::distribute calls plan(), run() and print_summary(), in this order.
+class Dispatcher {
+public:
+    Dispatcher(std::vector<CaseOutcome>& outs, const fs::path& out_dir, unsigned jobs, const MpiCertifyHooks& hooks,
+               int ranks)
+        : outs_(outs), out_dir_(out_dir), jobs_(jobs), hooks_(hooks), ranks_(ranks), n_(outs.size()),
+          split_(outs.size()), finished_(outs.size(), 0), in_flight_(static_cast<std::size_t>(ranks), 0),
+          stopped_(static_cast<std::size_t>(ranks), 0) {}
 
-    // Work items: whole cases, or the parts of a split sweep.
+    // The work items, longest expected first: every case whole, or (with split_sweeps, when more than one
+    // item can run at once) a case with sweep points as parts.
+    void plan(bool split_sweeps);
+    // Runs every item on the ranks and rank 0's own slots; returns when all cases are finished and every
+    // worker has been told to stop. Ends the job (exit / MPI_Abort) on a signal or a broken protocol.
+    void run();
+    void print_summary() const;
+
+private:
     struct Item {
         std::size_t c;
         int part = -1;  // -1: the whole case
@@ -301,11 +302,74 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
         double part_wall = 0;
         std::string failure_verdict, failure_message;
     };
-    std::vector<Item> items;
-    std::vector<Split> split(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    // What rank 0's threads hand to the main loop: a finished item, or a finished merge.
+    struct Done {
+        std::size_t k = 0;    // item (if !merge)
+        bool merge = false;
+        std::size_t c = 0;    // case (if merge)
+        CaseOutcome outcome;  // whole case or merge
+        SweepPartResult part; // sweep part
+        std::string bytes;    // sweep part file
+    };
+
+    std::vector<std::size_t> sweep_counts(bool split_sweeps) const;
+    std::string banner(const std::string& why) const;
+    std::string in_progress() const { return banner("run in progress on " + std::to_string(ranks_) + " MPI ranks"); }
+    void finish(std::size_t i, CaseOutcome o);
+    void part_finished(std::size_t k, int r, const SweepPartResult& p, const std::string& bytes);
+    void merge_finished(std::size_t c, CaseOutcome o);
+    void local_slot();
+    void feed(int r);
+    void receive(int r, MPI_Status& st);
+    bool drain_local();
+    void abandon(const std::string& why);
+
+    std::vector<CaseOutcome>& outs_;
+    const fs::path& out_dir_;
+    const unsigned jobs_;
+    const MpiCertifyHooks& hooks_;
+    const int ranks_;
+    const std::size_t n_;
+
+    std::vector<Item> items_;
+    std::vector<Split> split_;
+    std::vector<int> on_rank_;       // rank running item k (-1: not started)
+    std::vector<char> item_done_;
+    std::vector<char> finished_;     // per case
+    std::size_t done_ = 0;           // finished cases
+    bool all_merged_ = true;
+    std::mutex mu_;  // guards queue_, local_done_, on_rank_ of local items
+    std::deque<std::size_t> queue_;
+    std::vector<Done> local_done_;
+    std::vector<std::thread> local_, merges_;
+    std::vector<unsigned> in_flight_;
+    std::vector<char> stopped_;
+};
+
+std::vector<std::size_t> Dispatcher::sweep_counts(bool split_sweeps) const {
+    // Sweep points of every case (rank 0 asks the verifiers, a few at a time); only worth it when
+    // more than one case can run at once.
+    std::vector<std::size_t> counts(n_, 0);
+    const std::size_t slots = static_cast<std::size_t>(ranks_) * jobs_;
+    if (split_sweeps && slots > 1 && hooks_.sweep_count) {
+        std::atomic<std::size_t> next{0};
+        std::vector<std::thread> probes;
+        for (unsigned t = 0; t < std::min<std::size_t>(4, n_); ++t)
+            probes.emplace_back([&] {
+                for (std::size_t i; (i = next++) < n_;) counts[i] = hooks_.sweep_count(outs_[i]);
+            });
+        for (auto& t : probes) t.join();
+    }
+    return counts;
+}
+
+void Dispatcher::plan(bool split_sweeps) {
+    const std::vector<Expected> expected = expected_costs(outs_, out_dir_);
+    const std::vector<std::size_t> counts = sweep_counts(split_sweeps);
+    const std::size_t slots = static_cast<std::size_t>(ranks_) * jobs_;
+    for (std::size_t i = 0; i < n_; ++i) {
         if (counts[i] <= 1) {
-            items.push_back({i, -1, "", expected[i]});
+            items_.push_back({i, -1, "", expected[i]});
             continue;
         }
         // Parts per sweep: up to 2 per slot; a case timed by the previous run gets about one part per
@@ -315,311 +379,321 @@ void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_
         if (expected[i].cls == 1)
             P = std::min(P, static_cast<std::size_t>(std::max(1.0, std::floor(expected[i].t / kMinPartSeconds))));
         if (P <= 1) {
-            items.push_back({i, -1, "", expected[i]});
+            items_.push_back({i, -1, "", expected[i]});
             continue;
         }
-        split[i].parts = P;
-        split[i].files.resize(P);
+        split_[i].parts = P;
+        split_[i].files.resize(P);
         for (std::size_t k = 0; k < P; ++k)
-            items.push_back({i, static_cast<int>(k), interleaved_points(k, P, counts[i]),
-                             Expected{expected[i].cls, expected[i].t / static_cast<double>(P)}});
-        std::cout << "  sweep     " << outs[i].rel << ": " << counts[i] << " points in " << P << " parts" << std::endl;
+            items_.push_back({i, static_cast<int>(k), interleaved_points(k, P, counts[i]),
+                              Expected{expected[i].cls, expected[i].t / static_cast<double>(P)}});
+        std::cout << "  sweep     " << outs_[i].rel << ": " << counts[i] << " points in " << P << " parts" << std::endl;
     }
-    std::vector<std::size_t> order(items.size());
+    std::vector<std::size_t> order(items_.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const Expected &x = items[a].cost, &y = items[b].cost;
+        const Expected &x = items_[a].cost, &y = items_[b].cost;
         return x.cls != y.cls ? x.cls > y.cls : x.t > y.t;
     });
+    queue_.assign(order.begin(), order.end());
+    on_rank_.assign(items_.size(), -1);
+    item_done_.assign(items_.size(), 0);
+}
 
-    // Nothing stale beside an incomplete index: the selected cases' certificates go first.
-    std::vector<int> on_rank(items.size(), -1);  // rank running item k (-1: not started)
-    std::vector<char> item_done(items.size(), 0);
-    std::vector<char> finished(n, 0);
-    for (auto& o : outs) {
+std::string Dispatcher::banner(const std::string& why) const {
+    return "INCOMPLETE: " + why + "; " + std::to_string(done_) + " of " + std::to_string(n_) +
+           " cases finished (their certificates are complete and kept); the others are NOT RUN.";
+}
+
+void Dispatcher::finish(std::size_t i, CaseOutcome o) {
+    o.ok = !o.expect.empty() && o.verdict == o.expect;
+    outs_[i] = std::move(o);
+    finished_[i] = 1;
+    ++done_;
+    hooks_.finished(outs_[i]);
+    if (done_ < n_) hooks_.write_index(outs_, in_progress());
+}
+
+// A sweep part is in: keep its file; when the last part of its case is in, start the merge (on a thread
+// of rank 0: the points are read, not computed), or finish the case with the first part's failure.
+void Dispatcher::part_finished(std::size_t k, int r, const SweepPartResult& p, const std::string& bytes) {
+    const Item& it = items_[k];
+    Split& sp = split_[it.c];
+    ++sp.parts_done;
+    sp.part_wall += p.wall_time;
+    if (p.ok) {
+        sp.files[static_cast<std::size_t>(it.part)] =
+            out_dir_ / ".sweep" / (outs_[it.c].rel + ".part" + std::to_string(it.part) + ".json");
+        write_atomic(sp.files[static_cast<std::size_t>(it.part)], bytes);
+    } else if (sp.failure_verdict.empty()) {
+        sp.failure_verdict = p.verdict.empty() ? std::string("CRASHED") : p.verdict;
+        sp.failure_message = "sweep part " + std::to_string(it.part) + " of " + std::to_string(sp.parts) +
+                             " (points " + it.points.substr(0, 60) + ") on rank " + std::to_string(r) + ": " +
+                             p.message;
+    }
+    if (sp.parts_done < sp.parts) return;
+    if (!sp.failure_verdict.empty()) {
+        CaseOutcome o = outs_[it.c];  // verifier and expect from the sweep-count step
+        o.verdict = sp.failure_verdict;
+        o.message = sp.failure_message;
+        o.wall_time = sp.part_wall;
+        o.report = false;
+        all_merged_ = false;
+        finish(it.c, std::move(o));
+        return;
+    }
+    const std::size_t c = it.c;
+    merges_.emplace_back([this, c] {
+        Done d;
+        d.merge = true;
+        d.c = c;
+        d.outcome.rel = outs_[c].rel;
+        d.outcome.file = outs_[c].file;
+        hooks_.merge(d.outcome, split_[c].files);
+        std::lock_guard<std::mutex> lock(mu_);
+        local_done_.push_back(std::move(d));
+    });
+}
+
+void Dispatcher::merge_finished(std::size_t c, CaseOutcome o) {
+    // the cost of the case is that of its parts (what the next run's schedule should expect)
+    o.wall_time += split_[c].part_wall;
+    if (o.report) {
         std::error_code ec;
-        fs::remove(out_dir / (o.rel + ".json"), ec);
+        for (const auto& f : split_[c].files) fs::remove(f, ec);
+    } else {
+        all_merged_ = false;  // parts kept for inspection
+    }
+    finish(c, std::move(o));
+}
+
+// One of rank 0's own slots: a thread taking items from the shared queue (it never calls MPI).
+void Dispatcher::local_slot() {
+    for (;;) {
+        Done d;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (queue_.empty()) return;
+            d.k = queue_.front();
+            queue_.pop_front();
+            on_rank_[d.k] = 0;
+            d.outcome.rel = outs_[items_[d.k].c].rel;
+            d.outcome.file = outs_[items_[d.k].c].file;
+        }
+        const Item& it = items_[d.k];
+        if (it.part < 0) {
+            hooks_.run_case(d.outcome);
+        } else {
+            const fs::path f = scratch_part(out_dir_, 0, d.outcome.rel, std::to_string(it.part));
+            hooks_.run_part(d.outcome, it.points, f, d.part);
+            std::error_code ec;
+            if (d.part.ok && fs::is_regular_file(f, ec)) d.bytes = read_all(f);
+            fs::remove(f, ec);
+        }
+        std::lock_guard<std::mutex> lock(mu_);
+        local_done_.push_back(std::move(d));
+    }
+}
+
+// Worker rank r: `jobs` items in flight; a result frees a slot; an idle rank with an empty queue stops.
+void Dispatcher::feed(int r) {
+    const auto ru = static_cast<std::size_t>(r);
+    for (;;) {
+        std::size_t k;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (queue_.empty() || in_flight_[ru] >= jobs_) break;
+            k = queue_.front();
+            queue_.pop_front();
+            on_rank_[k] = r;
+        }
+        const Item& it = items_[k];
+        send_bytes(pack({std::to_string(k), outs_[it.c].rel, outs_[it.c].file.string(), it.points,
+                         it.part < 0 ? std::string() : std::to_string(it.part)}),
+                   r, tag_work);
+        ++in_flight_[ru];
+    }
+    if (in_flight_[ru] == 0 && !stopped_[ru]) {
+        send_bytes(pack({}), r, tag_stop);
+        stopped_[ru] = 1;
+    }
+}
+
+// A result message from worker rank r (a whole case with its files, or a sweep part).
+void Dispatcher::receive(int r, MPI_Status& st) {
+    const auto parts = unpack(recv_bytes(r, tag_result, st));
+    if (parts.empty()) throw std::runtime_error("malformed result from rank " + std::to_string(r));
+    const std::size_t k = std::stoull(parts[0]);
+    if (k >= items_.size() || on_rank_[k] != r || item_done_[k])
+        throw std::runtime_error("rank " + std::to_string(r) + " returned work it was not given");
+    item_done_[k] = 1;
+    --in_flight_[static_cast<std::size_t>(r)];
+    const std::size_t i = items_[k].c;
+    if (items_[k].part >= 0) {
+        if (parts.size() != 5) throw std::runtime_error("malformed sweep-part result from rank " + std::to_string(r));
+        SweepPartResult p;
+        p.ok = parts[1].empty();
+        p.verdict = parts[1];
+        p.message = parts[2];
+        p.wall_time = std::stod(parts[3]);
+        if (p.ok && parts[4].empty()) {
+            p.ok = false;
+            p.verdict = "CRASHED";
+            p.message = "the part file is missing";
+        }
+        part_finished(k, r, p, parts[4]);
+    } else {
+        if (parts.size() < 7 || parts.size() % 2 != 1)
+            throw std::runtime_error("malformed result from rank " + std::to_string(r));
+        CaseOutcome o;
+        o.rel = outs_[i].rel;
+        o.file = outs_[i].file;
+        o.verifier = parts[1];
+        o.expect = parts[2];
+        o.verdict = parts[3];
+        o.message = parts[4];
+        o.wall_time = std::stod(parts[5]);
+        o.report = parts[6] == "1";
+        for (std::size_t q = 7; q + 1 < parts.size(); q += 2) {
+            if (std::find_if(std::begin(kReportExtensions), std::end(kReportExtensions),
+                             [&](const char* e) { return parts[q] == e; }) == std::end(kReportExtensions))
+                throw std::runtime_error("rank " + std::to_string(r) + " sent an unexpected file kind " + parts[q]);
+            write_atomic(out_dir_ / (o.rel + parts[q]), parts[q + 1]);
+        }
+        finish(i, std::move(o));
+    }
+    feed(r);
+}
+
+// What rank 0's threads finished since the last call; false if nothing.
+bool Dispatcher::drain_local() {
+    std::vector<Done> mine;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        mine.swap(local_done_);
+        for (const auto& d : mine)
+            if (!d.merge) item_done_[d.k] = 1;
+    }
+    for (auto& d : mine) {
+        if (d.merge) merge_finished(d.c, std::move(d.outcome));
+        else if (items_[d.k].part >= 0) part_finished(d.k, 0, d.part, d.bytes);
+        else finish(items_[d.k].c, std::move(d.outcome));
+    }
+    return !mine.empty();
+}
+
+// Keeps what is finished, marks the rest NOT RUN (with the ranks that had it) and says so.
+void Dispatcher::abandon(const std::string& why) {
+    std::string lost;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<std::set<int>> ranks(n_);
+        for (std::size_t k = 0; k < items_.size(); ++k)
+            if (on_rank_[k] >= 0 && !item_done_[k]) ranks[items_[k].c].insert(on_rank_[k]);
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (finished_[i]) continue;
+            outs_[i].verdict = "NOT RUN";
+            outs_[i].ok = false;
+            outs_[i].report = false;
+            if (ranks[i].empty()) {
+                outs_[i].message = split_[i].parts_done > 0 ? "sweep parts finished but not merged when the MPI job ended"
+                                                            : "never started: the MPI job ended first";
+            } else {
+                std::string rs;
+                for (int r : ranks[i]) rs += (rs.empty() ? "" : ", ") + std::to_string(r);
+                outs_[i].message = std::string(split_[i].parts ? "sweep parts " : "") + "unfinished on rank" +
+                                   (ranks[i].size() > 1 ? "s " : " ") + rs + " when the MPI job ended";
+                lost += "\n    " + outs_[i].rel + " (rank" + (ranks[i].size() > 1 ? "s " : " ") + rs + ")";
+            }
+        }
+    }
+    try {
+        hooks_.write_index(outs_, banner(why));
+    } catch (const std::exception& e) {
+        std::cerr << "flowcert certify --mpi: cannot write the index: " << e.what() << "\n";
+    }
+    std::cerr << "flowcert certify --mpi: INCOMPLETE RUN: " << why << ".\n  " << done_ << " of " << n_
+              << " cases finished; their certificates are kept in " << out_dir_.string()
+              << "; the index marks the other " << (n_ - done_) << " as NOT RUN.\n  cases that were running:"
+              << (lost.empty() ? std::string(" none") : lost) << std::endl;
+    std::fflush(stdout);
+}
+
+void Dispatcher::run() {
+    // Nothing stale beside an incomplete index: the selected cases' certificates go first.
+    for (auto& o : outs_) {
+        std::error_code ec;
+        fs::remove(out_dir_ / (o.rel + ".json"), ec);
         o.verdict = "NOT RUN";
         o.message = "not finished yet";
     }
-    std::size_t done = 0;
-    auto banner = [&](const std::string& why) {
-        return "INCOMPLETE: " + why + "; " + std::to_string(done) + " of " + std::to_string(n) +
-               " cases finished (their certificates are complete and kept); the others are NOT RUN.";
-    };
-    hooks.write_index(outs, banner("run in progress on " + std::to_string(size_) + " MPI ranks"));
+    hooks_.write_index(outs_, in_progress());
 
     struct sigaction sa {};
     sa.sa_handler = on_termination_signal;
     sigemptyset(&sa.sa_mask);
     for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
 
-    // What rank 0's threads hand to the main loop: a finished item, or a finished merge.
-    struct Done {
-        std::size_t k = 0;       // item (if !merge)
-        bool merge = false;
-        std::size_t c = 0;       // case (if merge)
-        CaseOutcome outcome;     // whole case or merge
-        SweepPartResult part;    // sweep part
-        std::string bytes;       // sweep part file
-    };
-    std::mutex mu;  // guards queue, local_done, on_rank of local items
-    std::deque<std::size_t> queue(order.begin(), order.end());
-    std::vector<Done> local_done;
-
-    auto finish = [&](std::size_t i, CaseOutcome o) {
-        o.ok = !o.expect.empty() && o.verdict == o.expect;
-        outs[i] = std::move(o);
-        finished[i] = 1;
-        ++done;
-        hooks.finished(outs[i]);
-        if (done < n) hooks.write_index(outs, banner("run in progress on " + std::to_string(size_) + " MPI ranks"));
-    };
-
-    // The merges run on rank 0 (short: the points are read, not computed), beside its slots.
-    std::vector<std::thread> merges;
-    bool all_merged = true;
-    auto part_finished = [&](std::size_t k, int r, const SweepPartResult& p, const std::string& bytes) {
-        const Item& it = items[k];
-        Split& sp = split[it.c];
-        ++sp.parts_done;
-        sp.part_wall += p.wall_time;
-        if (p.ok) {
-            sp.files[static_cast<std::size_t>(it.part)] =
-                out_dir / ".sweep" / (outs[it.c].rel + ".part" + std::to_string(it.part) + ".json");
-            write_atomic(sp.files[static_cast<std::size_t>(it.part)], bytes);
-        } else if (sp.failure_verdict.empty()) {
-            sp.failure_verdict = p.verdict.empty() ? std::string("CRASHED") : p.verdict;
-            sp.failure_message = "sweep part " + std::to_string(it.part) + " of " + std::to_string(sp.parts) +
-                                 " (points " + it.points.substr(0, 60) + ") on rank " + std::to_string(r) + ": " +
-                                 p.message;
-        }
-        if (sp.parts_done < sp.parts) return;
-        if (!sp.failure_verdict.empty()) {
-            CaseOutcome o = outs[it.c];  // verifier and expect from the sweep-count step
-            o.verdict = sp.failure_verdict;
-            o.message = sp.failure_message;
-            o.wall_time = sp.part_wall;
-            o.report = false;
-            all_merged = false;
-            finish(it.c, std::move(o));
-            return;
-        }
-        const std::size_t c = it.c;
-        merges.emplace_back([&, c] {
-            Done d;
-            d.merge = true;
-            d.c = c;
-            d.outcome.rel = outs[c].rel;
-            d.outcome.file = outs[c].file;
-            hooks.merge(d.outcome, split[c].files);
-            std::lock_guard<std::mutex> lock(mu);
-            local_done.push_back(std::move(d));
-        });
-    };
-    auto merge_finished = [&](std::size_t c, CaseOutcome o) {
-        // the cost of the case is that of its parts (what the next run's schedule should expect)
-        o.wall_time += split[c].part_wall;
-        if (o.report) {
-            std::error_code ec;
-            for (const auto& f : split[c].files) fs::remove(f, ec);
-        } else {
-            all_merged = false;  // parts kept for inspection
-        }
-        finish(c, std::move(o));
-    };
-
-    // Rank 0's own slots: threads taking items from the shared queue (they never call MPI).
-    std::vector<std::thread> local;
-    for (unsigned j = 0; j < jobs; ++j)
-        local.emplace_back([&] {
-            for (;;) {
-                Done d;
-                {
-                    std::lock_guard<std::mutex> lock(mu);
-                    if (queue.empty()) return;
-                    d.k = queue.front();
-                    queue.pop_front();
-                    on_rank[d.k] = 0;
-                    d.outcome.rel = outs[items[d.k].c].rel;
-                    d.outcome.file = outs[items[d.k].c].file;
-                }
-                const Item& it = items[d.k];
-                if (it.part < 0) {
-                    hooks.run_case(d.outcome);
-                } else {
-                    const fs::path f = scratch_part(out_dir, 0, d.outcome.rel, std::to_string(it.part));
-                    hooks.run_part(d.outcome, it.points, f, d.part);
-                    std::error_code ec;
-                    if (d.part.ok && fs::is_regular_file(f, ec)) d.bytes = read_all(f);
-                    fs::remove(f, ec);
-                }
-                std::lock_guard<std::mutex> lock(mu);
-                local_done.push_back(std::move(d));
-            }
-        });
-
-    // The worker ranks: `jobs` items in flight each; a result frees a slot.
-    std::vector<unsigned> in_flight(static_cast<std::size_t>(size_), 0);
-    std::vector<char> stopped(static_cast<std::size_t>(size_), 0);
-    auto feed = [&](int r) {
-        for (;;) {
-            std::size_t k;
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                if (queue.empty() || in_flight[r] >= jobs) break;
-                k = queue.front();
-                queue.pop_front();
-                on_rank[k] = r;
-            }
-            const Item& it = items[k];
-            send_bytes(pack({std::to_string(k), outs[it.c].rel, outs[it.c].file.string(), it.points,
-                             it.part < 0 ? std::string() : std::to_string(it.part)}),
-                       r, tag_work);
-            ++in_flight[r];
-        }
-        if (in_flight[r] == 0 && !stopped[r]) {
-            send_bytes(pack({}), r, tag_stop);
-            stopped[r] = 1;
-        }
-    };
-    for (int r = 1; r < size_; ++r) feed(r);
-
-    // Keeps what is finished, marks the rest NOT RUN (with the ranks that had it) and says so.
-    auto abandon = [&](const std::string& why) {
-        std::string lost;
-        {
-            std::lock_guard<std::mutex> lock(mu);
-            std::vector<std::set<int>> ranks(n);
-            for (std::size_t k = 0; k < items.size(); ++k)
-                if (on_rank[k] >= 0 && !item_done[k]) ranks[items[k].c].insert(on_rank[k]);
-            for (std::size_t i = 0; i < n; ++i) {
-                if (finished[i]) continue;
-                outs[i].verdict = "NOT RUN";
-                outs[i].ok = false;
-                outs[i].report = false;
-                if (ranks[i].empty()) {
-                    outs[i].message = split[i].parts_done > 0 ? "sweep parts finished but not merged when the MPI job ended"
-                                                              : "never started: the MPI job ended first";
-                } else {
-                    std::string rs;
-                    for (int r : ranks[i]) rs += (rs.empty() ? "" : ", ") + std::to_string(r);
-                    outs[i].message = std::string(split[i].parts ? "sweep parts " : "") + "unfinished on rank" +
-                                      (ranks[i].size() > 1 ? "s " : " ") + rs + " when the MPI job ended";
-                    lost += "\n    " + outs[i].rel + " (rank" + (ranks[i].size() > 1 ? "s " : " ") + rs + ")";
-                }
-            }
-        }
-        try {
-            hooks.write_index(outs, banner(why));
-        } catch (const std::exception& e) {
-            std::cerr << "flowcert certify --mpi: cannot write the index: " << e.what() << "\n";
-        }
-        std::cerr << "flowcert certify --mpi: INCOMPLETE RUN: " << why << ".\n  " << done << " of " << n
-                  << " cases finished; their certificates are kept in " << out_dir.string()
-                  << "; the index marks the other " << (n - done) << " as NOT RUN.\n  cases that were running:"
-                  << (lost.empty() ? std::string(" none") : lost) << std::endl;
-        std::fflush(stdout);
-    };
-
+    for (unsigned j = 0; j < jobs_; ++j) local_.emplace_back([this] { local_slot(); });
+    for (int r = 1; r < ranks_; ++r) feed(r);
     try {
-    while (done < n) {
-        if (g_signal) {
-            // mpirun ends the whole job when a rank dies (or the user pressed Ctrl-C). No MPI calls
-            // from here on.
-            abandon("the MPI job was ended by signal " + std::to_string(g_signal) +
-                    " (mpirun ends every rank when one dies or exits early)");
-            std::_Exit(cert::exit_code::environment);
-        }
-        bool idle = true;
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, tag_result, MPI_COMM_WORLD, &flag, &st);
-        if (flag) {
-            idle = false;
-            const int r = st.MPI_SOURCE;
-            const auto parts = unpack(recv_bytes(r, tag_result, st));
-            if (parts.empty()) throw std::runtime_error("malformed result from rank " + std::to_string(r));
-            const std::size_t k = std::stoull(parts[0]);
-            if (k >= items.size() || on_rank[k] != r || item_done[k])
-                throw std::runtime_error("rank " + std::to_string(r) + " returned work it was not given");
-            item_done[k] = 1;
-            --in_flight[r];
-            const std::size_t i = items[k].c;
-            if (items[k].part >= 0) {
-                if (parts.size() != 5) throw std::runtime_error("malformed sweep-part result from rank " + std::to_string(r));
-                SweepPartResult p;
-                p.ok = parts[1].empty();
-                p.verdict = parts[1];
-                p.message = parts[2];
-                p.wall_time = std::stod(parts[3]);
-                if (p.ok && parts[4].empty()) {
-                    p.ok = false;
-                    p.verdict = "CRASHED";
-                    p.message = "the part file is missing";
-                }
-                part_finished(k, r, p, parts[4]);
-            } else {
-                if (parts.size() < 7 || parts.size() % 2 != 1)
-                    throw std::runtime_error("malformed result from rank " + std::to_string(r));
-                CaseOutcome o;
-                o.rel = outs[i].rel;
-                o.file = outs[i].file;
-                o.verifier = parts[1];
-                o.expect = parts[2];
-                o.verdict = parts[3];
-                o.message = parts[4];
-                o.wall_time = std::stod(parts[5]);
-                o.report = parts[6] == "1";
-                for (std::size_t q = 7; q + 1 < parts.size(); q += 2) {
-                    if (std::find_if(std::begin(kReportExtensions), std::end(kReportExtensions),
-                                     [&](const char* e) { return parts[q] == e; }) == std::end(kReportExtensions))
-                        throw std::runtime_error("rank " + std::to_string(r) + " sent an unexpected file kind " + parts[q]);
-                    write_atomic(out_dir / (o.rel + parts[q]), parts[q + 1]);
-                }
-                finish(i, std::move(o));
+        while (done_ < n_) {
+            if (g_signal) {
+                // mpirun ends the whole job when a rank dies (or the user pressed Ctrl-C). No MPI calls
+                // from here on.
+                abandon("the MPI job was ended by signal " + std::to_string(g_signal) +
+                        " (mpirun ends every rank when one dies or exits early)");
+                std::_Exit(cert::exit_code::environment);
             }
-            feed(r);
+            bool idle = true;
+            int flag = 0;
+            MPI_Status st;
+            MPI_Iprobe(MPI_ANY_SOURCE, tag_result, MPI_COMM_WORLD, &flag, &st);
+            if (flag) {
+                idle = false;
+                receive(st.MPI_SOURCE, st);
+            }
+            if (drain_local()) idle = false;
+            if (idle) std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
-        std::vector<Done> mine;
-        {
-            std::lock_guard<std::mutex> lock(mu);
-            mine.swap(local_done);
-            for (const auto& d : mine)
-                if (!d.merge) item_done[d.k] = 1;
-        }
-        for (auto& d : mine) {
-            idle = false;
-            if (d.merge) merge_finished(d.c, std::move(d.outcome));
-            else if (items[d.k].part >= 0) part_finished(d.k, 0, d.part, d.bytes);
-            else finish(items[d.k].c, std::move(d.outcome));
-        }
-        if (idle) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
     } catch (const std::exception& e) {
         // A broken protocol or an unwritable report directory: end every rank, keep what is finished.
         abandon(std::string("rank 0 failed: ") + e.what());
         MPI_Abort(MPI_COMM_WORLD, cert::exit_code::internal);
     }
-    for (auto& t : local) t.join();
-    for (auto& t : merges) t.join();
-    for (int r = 1; r < size_; ++r) feed(r);  // every worker has been told to stop by now
-    workers_stopped_ = true;
-    if (all_merged) {
+    for (auto& t : local_) t.join();
+    for (auto& t : merges_) t.join();
+    for (int r = 1; r < ranks_; ++r) feed(r);  // every worker has been told to stop by now
+    if (all_merged_) {
         std::error_code ec;
-        fs::remove_all(out_dir / ".sweep", ec);
+        fs::remove_all(out_dir_ / ".sweep", ec);
     }
-    std::vector<int> per_rank(static_cast<std::size_t>(size_), 0), parts_per_rank(static_cast<std::size_t>(size_), 0);
-    for (std::size_t k = 0; k < items.size(); ++k)
-        if (on_rank[k] >= 0) ++(items[k].part < 0 ? per_rank : parts_per_rank)[static_cast<std::size_t>(on_rank[k])];
-    std::cout << "\nMPI: " << size_ << " rank" << (size_ > 1 ? "s" : "") << ", " << jobs
+}
+
+void Dispatcher::print_summary() const {
+    const auto R = static_cast<std::size_t>(ranks_);
+    std::vector<int> per_rank(R, 0), parts_per_rank(R, 0);
+    for (std::size_t k = 0; k < items_.size(); ++k)
+        if (on_rank_[k] >= 0) ++(items_[k].part < 0 ? per_rank : parts_per_rank)[static_cast<std::size_t>(on_rank_[k])];
+    std::cout << "\nMPI: " << ranks_ << " rank" << (ranks_ > 1 ? "s" : "") << ", " << jobs_
               << " case(s) at a time per rank; cases run per rank:";
-    for (int r = 0; r < size_; ++r) std::cout << " " << r << ":" << per_rank[static_cast<std::size_t>(r)];
-    if (std::any_of(split.begin(), split.end(), [](const Split& x) { return x.parts > 0; })) {
+    for (std::size_t r = 0; r < R; ++r) std::cout << " " << r << ":" << per_rank[r];
+    if (std::any_of(split_.begin(), split_.end(), [](const Split& x) { return x.parts > 0; })) {
         std::cout << "; sweep parts run per rank:";
-        for (int r = 0; r < size_; ++r) std::cout << " " << r << ":" << parts_per_rank[static_cast<std::size_t>(r)];
+        for (std::size_t r = 0; r < R; ++r) std::cout << " " << r << ":" << parts_per_rank[r];
     }
     std::cout << std::endl;
+}
+
+}  // namespace
+
+void MpiCertify::distribute(std::vector<CaseOutcome>& outs, const fs::path& out_dir, unsigned jobs,
+                            const MpiCertifyHooks& hooks, bool split_sweeps) {
+    Dispatcher dispatcher(outs, out_dir, jobs, hooks, size_);
+    dispatcher.plan(split_sweeps);
+    dispatcher.run();
+    workers_stopped_ = true;
+    dispatcher.print_summary();
 }
 
 }  // namespace flowcert::tools

@@ -565,7 +565,7 @@ CliResult run(const Request& q, const taylor::VectorField& parsed) {
         double rel = 0;
         for (const auto& x : res.final_box) rel = std::max(rel, width(x) / std::max(1.0, mag(x)));
         if (rel > 0x1p-40)
-            out.err += "flowcert integrate: warning: the relative width " + fmt_g(rel) +
+            out.err += "flowcert integrate: warning: the relative width " + format_g(rel) +
                        " is far above double resolution; --precision " + std::to_string(bits) +
                        " cannot tighten it (the initial set or the tolerance decide it) and --precision 53 is faster\n";
     }

@@ -14,11 +14,6 @@
 
 namespace flowcert::tools {
 
-std::string fmt_g(double x) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%g", x);
-    return b;
-}
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -154,7 +149,7 @@ template <Interval I> std::string text_result(const Run<I>& run) {
         const int dir = run.backward ? -e.direction : e.direction;  // in the user's time
         s << "event: " << ode::to_string(e.kind) << " of " << run.field->to_text(e.argument) << " = 0"
           << (dir > 0 ? " (upward)" : dir < 0 ? " (downward)" : "") << " for t in ["
-          << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "]\n";
+          << format_g(lower(run.backward ? b : a)) << ", " << format_g(upper(run.backward ? a : b)) << "]\n";
     };
     for (const auto& e : res.events) event_line(e);
     for (std::size_t k = 0; k < res.outputs.size(); ++k) {
@@ -171,7 +166,7 @@ template <Interval I> std::string text_result(const Run<I>& run) {
         s << "offending set:\n";
         for (int i : idx) s << "  " << run.field->variables()[i] << " in " << to_string(res.offending_set[i], d) << "\n";
     }
-    s << "max width: " << fmt_g(max_width(run, res.final_box)) << "\n";
+    s << "max width: " << format_g(max_width(run, res.final_box)) << "\n";
     return s.str();
 }
 
@@ -266,8 +261,8 @@ std::string svg(const Rects& p) {
       << "\" fill=\"none\" stroke=\"#444\"/>\n";
     for (int k = 0; k <= 4; ++k) {
         const double xv = x0 + (x1 - x0) * k / 4, yv = y0 + (y1 - y0) * k / 4;
-        s << "<text x=\"" << X(xv) << "\" y=\"" << H - B + 16 << "\" text-anchor=\"middle\">" << fmt_g(xv) << "</text>\n";
-        s << "<text x=\"" << L - 4 << "\" y=\"" << Y(yv) + 4 << "\" text-anchor=\"end\">" << fmt_g(yv) << "</text>\n";
+        s << "<text x=\"" << X(xv) << "\" y=\"" << H - B + 16 << "\" text-anchor=\"middle\">" << format_g(xv) << "</text>\n";
+        s << "<text x=\"" << L - 4 << "\" y=\"" << Y(yv) + 4 << "\" text-anchor=\"end\">" << format_g(yv) << "</text>\n";
     }
     s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">" << esc(p.x_label)
       << "</text>\n";
@@ -322,18 +317,18 @@ template <Interval I> std::string summary_markdown(const Run<I>& run) {
     std::ostringstream s;
     s << "- formula: `" << run.formula << "`\n- final time: " << run.time_text << (run.backward ? " (backward)" : "")
       << "\n- status: **" << status_text(run) << "**" << (res.ok() ? "" : ": " + reason_text(run)) << "\n- steps: "
-      << res.steps << ", precision " << run.bits << " bits, " << fmt_g(run.wall_seconds) << " s\n";
+      << res.steps << ", precision " << run.bits << " bits, " << format_g(run.wall_seconds) << " s\n";
     s << "\n| variable | enclosure at the " << (res.ok() ? "final" : "last") << " time | width |\n|---|---|---|\n";
     for (int i : shown(run))
         s << "| " << run.field->variables()[i] << " | " << to_string(res.final_box[i], d) << " | "
-          << fmt_g(width(res.final_box[i])) << " |\n";
+          << format_g(width(res.final_box[i])) << " |\n";
     const auto events = all_events(run);
     if (!events.empty()) {
         s << "\n| switching event | expression | time enclosure | of |\n|---|---|---|---|\n";
         for (const auto& [e, of] : events) {
             const I a = user_time(run, e->t0), b = user_time(run, e->t1);
             s << "| " << ode::to_string(e->kind) << " | `" << run.field->to_text(e->argument) << "` | ["
-              << fmt_g(lower(run.backward ? b : a)) << ", " << fmt_g(upper(run.backward ? a : b)) << "] | " << of << " |\n";
+              << format_g(lower(run.backward ? b : a)) << ", " << format_g(upper(run.backward ? a : b)) << "] | " << of << " |\n";
         }
     }
     s << "\nEach rectangle of a plot is one step enclosure: for every t in its time span and every initial value, "
@@ -361,12 +356,12 @@ template <Interval I> std::string report_html(const Run<I>& run) {
       << "<h1>flowcert integrate</h1>\n<ul><li>formula: <code>" << esc(run.formula) << "</code></li><li>final time: "
       << esc(run.time_text) << (run.backward ? " (backward)" : "") << "</li><li>status: <b>" << esc(status_text(run))
       << "</b>" << (res.ok() ? "" : ": " + esc(reason_text(run))) << "</li><li>steps: " << res.steps << ", precision "
-      << run.bits << " bits, " << fmt_g(run.wall_seconds) << " s</li></ul>\n";
+      << run.bits << " bits, " << format_g(run.wall_seconds) << " s</li></ul>\n";
     s << "<table><tr><th>variable</th><th>enclosure at the " << (res.ok() ? "final" : "last")
       << " time</th><th>width</th></tr>\n";
     for (int i : shown(run))
         s << "<tr><td>" << esc(run.field->variables()[i]) << "</td><td><code>" << esc(to_string(res.final_box[i], d))
-          << "</code></td><td>" << fmt_g(width(res.final_box[i])) << "</td></tr>\n";
+          << "</code></td><td>" << format_g(width(res.final_box[i])) << "</td></tr>\n";
     s << "</table>\n";
     const auto events = all_events(run);
     if (!events.empty()) {
@@ -374,8 +369,8 @@ template <Interval I> std::string report_html(const Run<I>& run) {
         for (const auto& [e, of] : events) {
             const I a = user_time(run, e->t0), b = user_time(run, e->t1);
             s << "<tr><td>" << ode::to_string(e->kind) << "</td><td><code>" << esc(run.field->to_text(e->argument))
-              << " = 0</code></td><td>[" << fmt_g(lower(run.backward ? b : a)) << ", "
-              << fmt_g(upper(run.backward ? a : b)) << "]</td><td>" << esc(of) << "</td></tr>\n";
+              << " = 0</code></td><td>[" << format_g(lower(run.backward ? b : a)) << ", "
+              << format_g(upper(run.backward ? a : b)) << "]</td><td>" << esc(of) << "</td></tr>\n";
         }
         s << "</table>\n";
     }

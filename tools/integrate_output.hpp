@@ -48,7 +48,6 @@ std::string hex_upper(const IntervalD& x);
 std::string hex_lower(const IntervalMp& x);
 std::string hex_upper(const IntervalMp& x);
 
-std::string fmt_g(double x);  // %g
 bool ends_with(const std::string& s, const std::string& suffix);
 void write_file(const std::string& path, const std::string& text);  // throws OutputError
 

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
         if (v.t == H) c_handoff = cpu_seconds();
     });
     const double c1 = cpu_seconds();
-    if (res.status != LumpedGdStatus::completed) {
+    if (res.status != GdStatus::completed) {
         std::printf("run stopped: %s\n", res.reason.c_str());
         return 1;
     }

@@ -15,4 +15,6 @@
 #include "interval/traits.hpp"
 #include "interval/loglog_slope.hpp"
 #include "interval/proof_status.hpp"
+#include "interval/format.hpp"
+#include "interval/rational.hpp"
 #undef FLOWCERT_INTERVAL_INTERNAL

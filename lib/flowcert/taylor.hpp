@@ -9,4 +9,5 @@
 #include "taylor/expr.hpp"
 #include "taylor/parser.hpp"
 #include "taylor/evaluator.hpp"
+#include "taylor/field_transforms.hpp"
 #undef FLOWCERT_TAYLOR_INTERNAL

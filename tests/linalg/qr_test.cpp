@@ -16,7 +16,7 @@ TEMPLATE_TEST_CASE("orthogonal_basis encloses the exact inverse of its approxima
         if (n == 9) M.col(3) = M.col(2) * 0.5;  // rank-deficient: Q is still orthogonal
         const auto r = orthogonal_basis<I>(M, kBits<I>);
         INFO("n = " << n << ": " << r.reason);
-        REQUIRE(r.status == QrStatus::proven);
+        REQUIRE(r.status == ProofStatus::proven);
         REQUIRE(contains<I>(r.Q, r.Q_double));
         const auto exact = q_solve(to_q(r.Q_double), q_identity(static_cast<std::size_t>(n)));
         REQUIRE(exact);

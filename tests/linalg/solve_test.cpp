@@ -35,7 +35,7 @@ TEMPLATE_TEST_CASE("verified_solve encloses the exact solution of random well-co
         const Eigen::MatrixXd b = random_matrix(n, 1, rng);
         const auto r = verified_solve<I>(to_interval<I>(M, kBits<I>), IVector<I>(to_interval<I>(Eigen::VectorXd(b), kBits<I>)));
         INFO("n = " << n << ": " << r.reason);
-        REQUIRE(r.status == SolveStatus::proven);
+        REQUIRE(r.status == ProofStatus::proven);
         const auto exact = q_solve(to_q(M), to_q(b));
         REQUIRE(exact);
         REQUIRE(encloses_all<I>(IMatrix<I>(r.x), *exact));
@@ -58,8 +58,8 @@ TEMPLATE_TEST_CASE("verified_solve encloses the exact solution of Hilbert system
         const IVector<I> b = from_q<I>(ones, kBits<I>).col(0);
         const auto r = verified_solve<I>(A, b);
         INFO("n = " << n << ": " << r.reason);
-        if (n <= n_proven_max) REQUIRE(r.status == SolveStatus::proven);
-        if (r.status == SolveStatus::proven) {
+        if (n <= n_proven_max) REQUIRE(r.status == ProofStatus::proven);
+        if (r.status == ProofStatus::proven) {
             const auto exact = q_solve(H, ones);
             REQUIRE(encloses_all<I>(IMatrix<I>(r.x), *exact));
         }
@@ -80,7 +80,7 @@ TEMPLATE_TEST_CASE("verified_solve returns not_proven for singular and nearly si
     const IVector<I> b = from_q<I>(QMat{{Q(1)}, {Q(2)}}, p).col(0);
     {  // exactly singular midpoint
         const auto r = verified_solve<I>(make({"1", "2", "2", "4"}), b);
-        REQUIRE(r.status == SolveStatus::not_proven);
+        REQUIRE(r.status == ProofStatus::not_proven);
         REQUIRE_THAT(r.reason, Catch::Contains("singular"));
     }
     {  // an interval matrix that contains a singular matrix (a22 = 1): must not be "proven"
@@ -88,17 +88,17 @@ TEMPLATE_TEST_CASE("verified_solve returns not_proven for singular and nearly si
         A(1, 1) = IntervalTraits<I>::bounds(1 - 1e-10, 1 + 1e-10, p);
         const auto r = verified_solve<I>(A, b);
         INFO(r.reason);
-        REQUIRE(r.status == SolveStatus::not_proven);
+        REQUIRE(r.status == ProofStatus::not_proven);
     }
     {  // nearly singular point matrix [[1, 1], [1, 1 + 1e-30]]: regular, but beyond a double preconditioner
         const auto r = verified_solve<I>(make({"1", "1", "1", "1.000000000000000000000000000001"}), b);
         INFO(r.reason);
-        REQUIRE(r.status == SolveStatus::not_proven);
+        REQUIRE(r.status == ProofStatus::not_proven);
     }
     {  // wrong shapes
         IMatrix<I> A(2, 3);
         A.setZero();
-        REQUIRE(verified_solve<I>(A, b).status == SolveStatus::not_proven);
+        REQUIRE(verified_solve<I>(A, b).status == ProofStatus::not_proven);
     }
 }
 
@@ -112,7 +112,7 @@ TEMPLATE_TEST_CASE("verified_solve encloses the solutions of every member of a w
     const IVector<I> b = random_interval_matrix<I>(n, 1, rng, 1e-2).col(0);
     const auto r = verified_solve<I>(A, b);
     INFO(r.reason);
-    REQUIRE(r.status == SolveStatus::proven);
+    REQUIRE(r.status == ProofStatus::proven);
     for (int k = 0; k < 15; ++k) {
         const QMat Am = random_member<I>(A, rng);
         const QMat bm = random_member<I>(IMatrix<I>(b), rng);
@@ -120,7 +120,7 @@ TEMPLATE_TEST_CASE("verified_solve encloses the solutions of every member of a w
     }
     // Too wide: radius 0.5 on a matrix with unit entries contains singular members.
     const IMatrix<I> W = random_interval_matrix<I>(n, n, rng, 0.0, 0.5);
-    REQUIRE(verified_solve<I>(W, b).status == SolveStatus::not_proven);
+    REQUIRE(verified_solve<I>(W, b).status == ProofStatus::not_proven);
 }
 
 TEMPLATE_TEST_CASE("verified_inverse encloses the exact inverse of a random matrix", "", IntervalD, IntervalMp) {
@@ -129,6 +129,6 @@ TEMPLATE_TEST_CASE("verified_inverse encloses the exact inverse of a random matr
     const Eigen::MatrixXd M = random_matrix(7, 7, rng) + 2.0 * Eigen::MatrixXd::Identity(7, 7);
     const auto r = verified_inverse<I>(to_interval<I>(M, kBits<I>));
     INFO(r.reason);
-    REQUIRE(r.status == SolveStatus::proven);
+    REQUIRE(r.status == ProofStatus::proven);
     REQUIRE(encloses_all<I>(r.X, *q_solve(to_q(M), q_identity(7))));
 }

@@ -57,7 +57,7 @@ TEMPLATE_TEST_CASE("symmetric_eigenvalues encloses a known spectrum with cluster
     std::sort(d.begin(), d.end());
     const auto r = symmetric_eigenvalues<I>(from_q<I>(A, kBits<I>));
     INFO(r.reason);
-    REQUIRE(r.status == EigenStatus::proven);
+    REQUIRE(r.status == ProofStatus::proven);
     REQUIRE_FALSE(r.used_fallback);
     REQUIRE(r.eigenvalues.size() == d.size());
     for (std::size_t k = 0; k < d.size(); ++k) {
@@ -84,7 +84,7 @@ TEMPLATE_TEST_CASE("symmetric_eigenvalues encloses the spectrum of every symmetr
             for (Eigen::Index j = 0; j < i; ++j) A(i, j) = A(j, i);
         const auto r = symmetric_eigenvalues<I>(A);
         INFO(r.reason);
-        REQUIRE(r.status == EigenStatus::proven);
+        REQUIRE(r.status == ProofStatus::proven);
         for (int t = 0; t < 6; ++t) {
             const QMat M = random_member<I>(A, rng, /*symmetric=*/true);
             for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k) REQUIRE(kth_eigenvalue_in(M, k, r.eigenvalues[k]));
@@ -98,15 +98,15 @@ TEMPLATE_TEST_CASE("certainly_positive_definite proves definiteness only when ev
     const auto pd = certainly_positive_definite<I>(
         from_q<I>(with_spectrum({Q(1, 1000000), Q(1), Q(2), Q(3), Q(4)}), kBits<I>));
     INFO(pd.reason);
-    REQUIRE(pd.status == EigenStatus::proven);
+    REQUIRE(pd.status == ProofStatus::proven);
     REQUIRE(encloses(pd.lambda_min, Q(1, 1000000)));
     // Singular and slightly indefinite matrices must never be "proven".
     const auto singular = certainly_positive_definite<I>(from_q<I>(with_spectrum({Q(0), Q(1), Q(2), Q(3)}), kBits<I>));
-    REQUIRE(singular.status == EigenStatus::not_proven);
+    REQUIRE(singular.status == ProofStatus::not_proven);
     REQUIRE(encloses(singular.lambda_min, Q(0)));
     const auto indefinite = certainly_positive_definite<I>(
         from_q<I>(with_spectrum({Q(-1, 1000000000000), Q(1), Q(2), Q(3)}), kBits<I>));
-    REQUIRE(indefinite.status == EigenStatus::not_proven);
+    REQUIRE(indefinite.status == ProofStatus::not_proven);
 }
 
 TEMPLATE_TEST_CASE("symmetric_eigenvalues refuses an interval matrix without symmetric members", "", IntervalD,
@@ -115,6 +115,6 @@ TEMPLATE_TEST_CASE("symmetric_eigenvalues refuses an interval matrix without sym
     IMatrix<I> A = from_q<I>(QMat{{Q(1), Q(1)}, {Q(3), Q(1)}}, kBits<I>);
     A(0, 1) = IntervalTraits<I>::bounds(1, 2, kBits<I>);
     const auto r = symmetric_eigenvalues<I>(A);
-    REQUIRE(r.status == EigenStatus::not_proven);
+    REQUIRE(r.status == ProofStatus::not_proven);
     REQUIRE_THAT(r.reason, Catch::Contains("no symmetric member"));
 }

@@ -122,7 +122,7 @@ TEST_CASE("lumped GD encloses the exact GD iterates (256-bit MPFI reference)", "
     REQUIRE(ref.undecided == 0);  // the reference is the exact map: every sign certain
     const Compared c = compare(ref, "1");
     INFO(c.res.reason);
-    REQUIRE(c.res.status == LumpedGdStatus::completed);
+    REQUIRE(c.res.status == GdStatus::completed);
     CHECK(c.res.stats.members_at_handoff >= 5);    // the lumped class carries neurons
     CHECK(c.res.stats.frozen_at_handoff >= 1);
     CHECK(c.res.stats.lumped_steps == kIters - kHandoff);
@@ -135,14 +135,14 @@ TEST_CASE("lumped GD encloses the exact GD iterates (256-bit MPFI reference)", "
     // loses the sign of the collective feedback and its enclosure blows up
     for (const auto& r : c.res.residual) CHECK(upper(r) - lower(r) < 1e-7);
     const Compared per_neuron = compare(ref, "1", kIters + 1);
-    CHECK(per_neuron.res.status == LumpedGdStatus::diverged);
+    CHECK(per_neuron.res.status == GdStatus::diverged);
     CHECK(per_neuron.residual_misses == 0);
 }
 
 TEST_CASE("a broken lumped map (K_P scaled by 1.001) is caught by the same comparison", "[lumped_gd][mutation]") {
     const Reference ref = reference();
     const Compared c = compare(ref, "1.001");
-    REQUIRE(c.res.status == LumpedGdStatus::completed);
+    REQUIRE(c.res.status == GdStatus::completed);
     CHECK(c.residual_misses > 0);
 }
 
@@ -153,11 +153,11 @@ TEST_CASE("lumped GD refuses what it does not support", "[lumped_gd]") {
     const auto th0 = initialize<IntervalD>(plain_setup().init, leaky.d()).theta;
     LumpedGdOptions o;
     o.iterations = 3;
-    CHECK(lumped_gd(leaky, th0, IntervalD::from_decimal(kStep), o).status == LumpedGdStatus::invalid_input);
+    CHECK(lumped_gd(leaky, th0, IntervalD::from_decimal(kStep), o).status == GdStatus::invalid_input);
     const TwoLayerModel<IntervalD> model(test_support::figure2_spec());
-    CHECK(lumped_gd(model, th0, IntervalD::from_decimal("0"), o).status == LumpedGdStatus::invalid_input);
+    CHECK(lumped_gd(model, th0, IntervalD::from_decimal("0"), o).status == GdStatus::invalid_input);
     o.snapshots = {4};
-    CHECK(lumped_gd(model, th0, IntervalD::from_decimal(kStep), o).status == LumpedGdStatus::invalid_input);
+    CHECK(lumped_gd(model, th0, IntervalD::from_decimal(kStep), o).status == GdStatus::invalid_input);
 }
 
 TEST_CASE("kink neurons: two-branch steps in adapted coordinates enclose the exact GD (256-bit MPFI reference)", "[lumped_gd][reference][kink]") {
@@ -166,7 +166,7 @@ TEST_CASE("kink neurons: two-branch steps in adapted coordinates enclose the exa
     REQUIRE(ref.undecided == 0);
     const Compared c = compare(ref, "1", su.handoff, su);
     INFO(c.res.reason);
-    REQUIRE(c.res.status == LumpedGdStatus::completed);
+    REQUIRE(c.res.status == GdStatus::completed);
     std::size_t at_end = 0;
     for (int k : c.res.kink_sample) at_end += k >= 0;
     CHECK(at_end >= 1);                           // the instance ends with kink neurons
@@ -185,7 +185,7 @@ TEST_CASE("kink neurons: two-branch steps in adapted coordinates enclose the exa
     o.iterations = su.iters;
     o.handoff = su.handoff;
     o.kink_neurons = false;
-    CHECK(lumped_gd(model, initialize<IntervalD>(su.init, model.d()).theta, IntervalD::from_decimal(kStep), o).status == LumpedGdStatus::diverged);
+    CHECK(lumped_gd(model, initialize<IntervalD>(su.init, model.d()).theta, IntervalD::from_decimal(kStep), o).status == GdStatus::diverged);
 }
 
 TEST_CASE("a wrong kink branch map (branch A without the c r_k x_k term) is caught by the same comparison", "[lumped_gd][mutation][kink]") {

@@ -2,7 +2,7 @@
 // the structural vanishing analysis, against closed forms of small fields evaluated at dyadic points (where double
 // arithmetic is exact, so the enclosures are points that must equal the closed form).
 #include <catch2/catch.hpp>
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 #include <algorithm>
 #include <random>

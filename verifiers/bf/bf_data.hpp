@@ -7,7 +7,6 @@
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
-#include <flowcert/proofs/bf/format.hpp>
 
 #include <map>
 #include <string>
@@ -102,9 +101,8 @@ void export_initialization(const cert::Context& ctx, const nets::InitSpec& is, c
                                                   (is.divide_by_sqrt_m ? "lambda / sqrt(m)" : "lambda") + " * (a~, w~)");
 }
 
-inline flowcert::IntervalMp mp(const nets::Rational& q, long bits) { return nets::enclose(q, bits); }
-inline flowcert::IntervalD to_d(const flowcert::IntervalMp& x) { return flowcert::IntervalD::bounds(lower(x), upper(x)); }
-using flowcert::proofs::bf::detail::fmt;
+inline flowcert::IntervalMp mp(const flowcert::Rational& q, long bits) { return flowcert::enclose(q, bits); }
+using flowcert::format_g;
 inline std::string vec_str(const nets::QVec& v) {
     std::string s = "(";
     for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i].str();
@@ -150,7 +148,7 @@ inline void check_bounds(const cert::Case& in, cert::Report& r, const Quantities
 inline void least_squares_table(cert::Report& R, const proofs::LeastSquares& ls, std::size_t n, long bits, Quantities& Q, bool full) {
     if (!ls.ok) return;
     cert::Table& T = R.table("least squares (exact)", {"quantity", "exact", "enclosure"});
-    auto row = [&](const std::string& qname, const std::string& label, const nets::Rational& v) {
+    auto row = [&](const std::string& qname, const std::string& label, const flowcert::Rational& v) {
         if (!qname.empty()) Q.set(qname, mp(v, bits));
         T.add_row({label, v.str(), to_string(mp(v, bits), 15)});
     };
@@ -162,7 +160,7 @@ inline void least_squares_table(cert::Report& R, const proofs::LeastSquares& ls,
     row("loss_paper", "(1/(2n)) sum r^2", ls.loss_paper);
     if (!full) return;
     row("loss_code", "(1/n) sum r^2 (authors' code)", ls.loss_code);
-    nets::Rational nn = 0;
+    flowcert::Rational nn = 0;
     for (std::size_t i = 0; i < ls.D_star.size(); ++i) {
         row("D_star_" + std::to_string(i + 1), "D*_" + std::to_string(i + 1), ls.D_star[i]);
         nn += ls.D_star[i] * ls.D_star[i];

@@ -152,7 +152,7 @@ void run(cert::Context& ctx) {
             const auto a3 = proofs::check_assumption3(data, order.order);
             const auto a = proofs::check_assumptions_456(data);
             cert::Table& H = R.table("hypotheses of Theorem 2 (reported, exact; certified by bf/theorem2_hypotheses)", {"hypothesis", "holds", "detail"});
-            H.add_row({"Assumption 3 with eta < 1/6", a3.shape_ok && a3.eta_min < nets::Rational(1, 6) ? "yes" : "no",
+            H.add_row({"Assumption 3 with eta < 1/6", a3.shape_ok && a3.eta_min < flowcert::Rational(1, 6) ? "yes" : "no",
                        a3.shape_ok ? "least admissible eta = " + nets::decimal_string(a3.eta_min, 10) : a3.reason});
             H.add_row({"Assumption 4", a.a4 ? "yes" : "no", a.a4 ? "" : a.a4_reason});
             for (std::size_t i = 0; i < a.K.size(); ++i)

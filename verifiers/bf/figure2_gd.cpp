@@ -76,7 +76,7 @@ std::vector<std::string> snapshot_row(const nets::TwoLayerModel<IntervalD>& mode
             for (std::size_t i = 0; i < model.d(); ++i) beta[i] += th.a[j] * th.W(j, i);
     }
     IntervalD db(0);  // (the all-active sum is over the boxes; a maybe-frozen neuron is counted by its box)
-    for (std::size_t i = 0; i < model.d(); ++i) db += sqr(beta[i] - to_d(mp(ls.beta[i], 128)));
+    for (std::size_t i = 0; i < model.d(); ++i) db += sqr(beta[i] - to_interval_d(mp(ls.beta[i], 128)));
     return {std::to_string(t), label, to_string(nets::risk(model, th), 12), std::to_string(cones.all_active) + " (" + std::to_string(cones.all_active_positive) + " a > 0)",
             std::to_string(cones.all_inactive), std::to_string(cones.kink), std::to_string(cones.other), to_string(sqrt(db), 4)};
 }
@@ -131,7 +131,7 @@ void run(cert::Context& ctx) {
     proofs::GdPlateauTracker tracker(ls, model.risk_weight(), plotted_iterations(N, snaps));
     o.pairing_residual = tracker.rstar();  // <r*, q> per neuron (gd_plateau.hpp)
     const auto res = nets::lumped_gd(model, init.theta, h, o, [&](const nets::GdIterationView& v) { tracker.add(v); });
-    const bool done = res.status == nets::LumpedGdStatus::completed;
+    const bool done = res.status == nets::GdStatus::completed;
     R.step(s_run, "[docs/bf.md, bf/figure2_gd]")
         .result(done ? flowcert::ProofResult::proven(std::to_string(N) + " iterations")
                      : flowcert::ProofResult::not_proven(nets::to_string(res.status) + " after iteration " + std::to_string(res.iterations_done) + ": " + res.reason));
@@ -148,7 +148,7 @@ void run(cert::Context& ctx) {
     at_N(c_cones, "[BF2025, Figure 2, App. B.1]").result(cones.result);
     const IntervalD tol = IntervalD::from_decimal(tol_s);
     for (std::size_t k = 0; k < t2.data.n; ++k) {
-        const IntervalD pred = to_d(mp(ls.predictions[k], bits)), hk = res.residual[k] + model.y(k);
+        const IntervalD pred = to_interval_d(mp(ls.predictions[k], bits)), hk = res.residual[k] + model.y(k);
         at_N("(c) h(x_" + std::to_string(k + 1) + ") at iteration N within " + tol_s + " of x_k^T beta*", "[BF2025, Thm 2, Figure 2]")
             .within({"h(x_" + std::to_string(k + 1) + ")(theta_N)", hk}, {"x_k^T beta* - tol", pred - tol}, {"x_k^T beta* + tol", pred + tol});
         Q.set("h_" + std::to_string(k + 1) + "_final", flowcert::IntervalMp::bounds(lower(hk), upper(hk), flowcert::Precision(53)));
@@ -187,19 +187,19 @@ void run(cert::Context& ctx) {
              {"frozen at the hand-off", std::to_string(S.frozen_at_handoff)}, {"individual at the hand-off", std::to_string(S.individual_at_handoff)},
              {"members that left P", std::to_string(S.left)}, {"re-references of the members", std::to_string(S.rereferences)},
              {"per-neuron steps (undecided sign)", std::to_string(S.neuron_steps) + " (" + std::to_string(S.undecided_steps) + ")"},
-             {"lumped steps", std::to_string(S.lumped_steps)}, {"largest Lohner coordinate radius", fmt(S.max_rho_width)},
+             {"lumped steps", std::to_string(S.lumped_steps)}, {"largest Lohner coordinate radius", format_g(S.max_rho_width)},
              {"kink neurons: entries, exits, two-branch steps, most at once",
               std::to_string(S.kink_entries) + ", " + std::to_string(S.kink_exits) + ", " + std::to_string(S.kink_steps) + ", " + std::to_string(S.kink_max)},
              {"near a kink face at N: count, max |a_j|, max |theta_j| (all neurons: max |theta_j|), max |z_jk*| / |w_j|",
-              std::to_string(cones.kink) + ", " + fmt(cones.kink_max_a) + ", " + fmt(cones.kink_max_theta) + " (" + fmt(cones.max_theta) + "), " +
-                  fmt(cones.kink_max_ratio)},
+              std::to_string(cones.kink) + ", " + format_g(cones.kink_max_a) + ", " + format_g(cones.kink_max_theta) + " (" + format_g(cones.max_theta) + "), " +
+                  format_g(cones.kink_max_ratio)},
              {"iterations where only the per-neuron form of <r*, q> proved L >= L*", std::to_string(tracker.pairing_decisive())},
-             {"least lower bound of L - L* (iteration)", fmt(tracker.min_lower()) + " (" + std::to_string(tracker.argmin()) + ")"}})
+             {"least lower bound of L - L* (iteration)", format_g(tracker.min_lower()) + " (" + std::to_string(tracker.argmin()) + ")"}})
         st.add_row({k, v});
     cert::TubePlot lp{.title = "loss L(theta_t) along the certified GD run (paper convention) and L*", .x_label = "iteration t", .y_label = "L"};
     lp.log_x = true;
     for (const auto& p : tracker.recorded()) lp.add_point("L(theta_t)", static_cast<double>(std::max<std::size_t>(p.t, 1)), p.loss);
-    const double ls_lo = lower(to_d(mp(ls.loss_paper, bits)));
+    const double ls_lo = lower(to_interval_d(mp(ls.loss_paper, bits)));
     lp.add_line("L*", {1.0, static_cast<double>(N)}, {ls_lo, ls_lo});
     R.add_plot(lp);
     R.note("GD as the authors' code runs it (torch ReLU: sigma'(0) = 0), in exact arithmetic from the exact seeded initialization; the authors' float32 "
@@ -210,7 +210,7 @@ void run(cert::Context& ctx) {
                                ") and " + std::to_string(N) + " GD steps of size " + in.number_string("step") + ": L(theta_t) >= L* = " +
                                nets::decimal_string(ls.loss_paper, 10) + " at every iteration, and at the last one every neuron is in a closed all-active "
                                "or all-inactive cone" +
-                               (cones.kink ? " except " + std::to_string(cones.kink) + " tiny kink neurons (|a_j| <= " + fmt(cones.kink_max_a) +
+                               (cones.kink ? " except " + std::to_string(cones.kink) + " tiny kink neurons (|a_j| <= " + format_g(cones.kink_max_a) +
                                                  ") within the angle asin(" + kink_s + ") of a kink face, on its all-active side,"
                                            : std::string()) +
                                " and h(x_k) is within " + tol_s + " of x_k^T beta*";

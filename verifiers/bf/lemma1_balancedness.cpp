@@ -34,7 +34,7 @@ void run(cert::Context& ctx) {
     if (in.has("order")) o.order = static_cast<int>(in.integer("order"));
     if (in.has("max_steps")) o.max_steps = static_cast<std::size_t>(in.integer("max_steps"));
     o.store_tube = false;
-    o.threads = 2;
+    o.threads = ctx.threads;
     proofs::BalancednessDrift drift(init.theta);
     cert::TubePlot plot{.title = "max_j |b_j(t) - b_j(0)| (upper bound) along the certified tube",
                         .x_label = "t", .y_label = "max_j |b_j(t) - b_j(0)|"};
@@ -49,16 +49,16 @@ void run(cert::Context& ctx) {
             .le(cert::exact("T", in.number_string("T")), {"t_reached", IntervalD::bounds(res.t_reached, res.t_reached)});
     else
         R.step("flow tube reaches T", "[BF2025, eq. (6)]")
-            .holds(false, "integrator stopped at t = " + fmt(res.t_reached) + ": " + nets::to_string(res.status) + ": " + res.reason);
+            .holds(false, "integrator stopped at t = " + format_g(res.t_reached) + ": " + nets::to_string(res.status) + ": " + res.reason);
     std::size_t worst_j = 0;
     const double rel = drift.relative_max(&worst_j);
     auto drift_check = R.conclusion("balancedness drift along the flow", "[BF2025, Lemma 1]");
     if (!res.completed())  // the boxes cover [0, t_reached] only: nothing is shown on (t_reached, T]
-        drift_check.holds(false, "the tube stopped at t = " + fmt(res.t_reached) + " before T: the drift is bounded on [0, t] only");
+        drift_check.holds(false, "the tube stopped at t = " + format_g(res.t_reached) + " before T: the drift is bounded on [0, t] only");
     else
         drift_check
             .statement("|b_j(t) - b_j(0)| <= rel_tol sup_s |theta_j(s)|^2 for every neuron j and t in [0, T] (largest relative drift: neuron " +
-                       std::to_string(worst_j) + ", drift <= " + fmt(drift.drift(worst_j)) + ", sup |theta_j|^2 >= " + fmt(drift.size_lower(worst_j)) + ")")
+                       std::to_string(worst_j) + ", drift <= " + format_g(drift.drift(worst_j)) + ", sup |theta_j|^2 >= " + format_g(drift.size_lower(worst_j)) + ")")
             .le({"max_j sup_t |b_j(t) - b_j(0)| / sup_t |theta_j(t)|^2", IntervalD::bounds(0.0, rel)}, cert::exact("rel_tol", in.number_string("rel_tol")));
     R.claim.proven_statement = "for every neuron j and every t in [0, " + in.number_string("T") + "]: |(a_j^2 - |w_j|^2)(t) - (a_j^2 - |w_j|^2)(0)| <= " +
                                in.number_string("rel_tol") + " sup_s |theta_j(s)|^2 (enclosures on the certified tube; the invariant is not used by the integrator)";
@@ -67,15 +67,15 @@ void run(cert::Context& ctx) {
     tb.add_row({"steps", std::to_string(res.stats.steps)});
     tb.add_row({"hull neuron-steps", std::to_string(res.stats.hull_neuron_steps)});
     tb.add_row({"frozen neurons", std::to_string(res.stats.frozen_neurons)});
-    tb.add_row({"max_j sup_t |b_j(t) - b_j(0)| <= (absolute)", fmt(drift.absolute_max())});
-    tb.add_row({"max_j sup_t |b_j(t) - b_j(0)| / sup_t |theta_j|^2 <=", fmt(rel)});
+    tb.add_row({"max_j sup_t |b_j(t) - b_j(0)| <= (absolute)", format_g(drift.absolute_max())});
+    tb.add_row({"max_j sup_t |b_j(t) - b_j(0)| / sup_t |theta_j|^2 <=", format_g(rel)});
     R.add_plot(plot);
     if (!gd) return;
     const IntervalD step = in.interval_d("gd_step");
     nets::GdOptions g;
     g.iterations = static_cast<std::size_t>(in.integer("gd_iterations"));
     g.track_drift = true;
-    g.threads = 2;
+    g.threads = ctx.threads;
     const auto r = nets::gd_iterate(model, init.theta, step, g);
     if (r.status != nets::GdStatus::completed) {
         R.conclusion("GD cumulative balancedness drift", "[BF2025, Lemma 1]").holds(false, "GD iteration failed: " + r.reason);
@@ -92,9 +92,9 @@ void run(cert::Context& ctx) {
     auto& tg = R.table("gradient descent", {"quantity", "value"});
     tg.add_row({"iterations", std::to_string(r.iterations_done)});
     tg.add_row({"step", to_string(step)});
-    tg.add_row({"max per-step |drift| <=", fmt(per_step)});
-    tg.add_row({"C = max |D|^2 max(a^2,|w|^2) <=", fmt(cst)});
-    tg.add_row({"step^2 * C <=", fmt(upper(sqr(step) * IntervalD::bounds(0.0, cst)))});
+    tg.add_row({"max per-step |drift| <=", format_g(per_step)});
+    tg.add_row({"C = max |D|^2 max(a^2,|w|^2) <=", format_g(cst)});
+    tg.add_row({"step^2 * C <=", format_g(upper(sqr(step) * IntervalD::bounds(0.0, cst)))});
     tg.add_row({"Clarke-hull (neuron, sample, step) triples", std::to_string(r.undecided_pair_steps)});
     R.note("GD drift per step is exactly step^2 (<w,D>^2 - a^2 |D|^2) for the common D of the step, so it is O(step^2) with the constant C above.");
 }

@@ -39,7 +39,7 @@ inline std::vector<std::string> snapshot_row(const nets::TwoLayerModel<flowcert:
         }
     }
     const IntervalD db = sqrt(sqr(bx - IntervalD::from_decimal(ls.beta[0].str())) + sqr(by - IntervalD::from_decimal(ls.beta[1].str())));
-    return {fmt(t), phase, to_string(nets::risk(model, th), 6), to_string(sa2, 4), std::to_string(pa), std::to_string(po), std::to_string(nn), to_string(db, 4)};
+    return {format_g(t), phase, to_string(nets::risk(model, th), 6), to_string(sa2, 4), std::to_string(pa), std::to_string(po), std::to_string(nn), to_string(db, 4)};
 }
 
 inline std::vector<std::string> snapshot_columns() {
@@ -94,7 +94,7 @@ inline void trap_constants_table(cert::Report& R, const proofs::TrapBox& box, co
     const IntervalD& G = c.G;
     auto& tb = R.table("(c) trapping argument: constants at T", {"quantity", "enclosure"});
     const std::vector<std::pair<std::string, std::string>> rows = {
-        {"T", fmt(c.T)}, {"L(theta(T))", to_string(c.loss_T, 10)}, {"E(T) = L(theta(T)) - L*", to_string(box.E_T(), 6)},
+        {"T", format_g(c.T)}, {"L(theta(T))", to_string(c.loss_T, 10)}, {"E(T) = L(theta(T)) - L*", to_string(box.E_T(), 6)},
         {"lambda_min(H)", to_string(data.lambda_min, 8)}, {"|P| (all-active), sum_P |theta_j(T)|^2", std::to_string(box.P().size()) + ", " + to_string(box.S2(), 6)},
         {"N_1, N_3 (negative one-sample neurons)", std::to_string(box.N_count(0)) + ", " + std::to_string(box.N_count(2))},
         {"contribution bounds C_1, C_3", to_string(box.CN(0), 4) + ", " + to_string(box.CN(2), 4)},
@@ -103,7 +103,7 @@ inline void trap_constants_table(cert::Report& R, const proofs::TrapBox& box, co
         {"Lojasiewicz constant K (step 6Q), tail 2 sqrt(K q_max / A_min)", to_string(proofs::lojasiewicz_constant(box, G), 6) + ", " + to_string(proofs::negligible_tail(box, G), 6)},
         {"tau_pin, tau_S", to_string(proofs::pinning_time(box, G), 6) + ", " + to_string(proofs::s_crossing_time(box, G), 6)},
         {"output perturbation q_max on [T, T1]", to_string(proofs::q_max(box, G), 6)}, {"A_moving (all t >= T)", to_string(proofs::a_min_moving(box, G), 6)},
-        {"Gamma (chosen)", fmt(c.Gamma)}, {"Gamma*(Gamma)", to_string(c.gstar, 6)}, {"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(c.tau, 6)},
+        {"Gamma (chosen)", format_g(c.Gamma)}, {"Gamma*(Gamma)", to_string(c.gstar, 6)}, {"tau = max(tau_pin, tau_S) (T1 = T + tau)", to_string(c.tau, 6)},
         {"G0 = sup |g| for t >= T", to_string(proofs::gradient_bound(box, G), 6)}, {"A_min", to_string(c.Amin, 6)},
         {box.Q().empty() ? "PL rate 2 lambda_min A_min: E(t) <= E(T) exp(-rate (t - T1))" : "rate 1/K (step 6Q): E(t) <= E(T) exp(-rate (t - T1))",
          box.Q().empty() ? to_string(IntervalD(2) * data.lambda_min * c.Amin, 6) : q_rate(proofs::lojasiewicz_constant(box, G))},

@@ -102,8 +102,8 @@ inline void trap_sign_steps(cert::Report& R, const proofs::TrapBox& box, const I
     double al = std::numeric_limits<double>::infinity();
     for (std::size_t q = 0; q < box.S().size(); ++q) al = std::min(al, lower(proofs::s_speed_lower(box, q, G)));
     R.step(c_smarg, "[BF2025, Lemma 1; docs/bf.md step 3]")
-        .statement("margin " + to_string(ms, 6) + " (tightest: neuron " + std::to_string(sj) + "), inf |a_j| >= " + fmt(al) +
-                   "; tau_S <= " + fmt(upper(proofs::s_crossing_time(box, G))) + atG)
+        .statement("margin " + to_string(ms, 6) + " (tightest: neuron " + std::to_string(sj) + "), inf |a_j| >= " + format_g(al) +
+                   "; tau_S <= " + format_g(upper(proofs::s_crossing_time(box, G))) + atG)
         .lt(cert::exact("0", "0"), {"min(min_{j in S, k} z_jk(T) - |x_k| dw_j(Gamma), min_{j in S} |a_j|_lower)", min(ms, IntervalD::bounds(al, al))});
 }
 
@@ -114,7 +114,7 @@ inline void trap_steps(cert::Report& R, const proofs::TrapBox& box, const proofs
     const proofs::GammaChoice gc = proofs::choose_gamma(box);
     if (!gc.fixed_point) R.note(gc.diagnostic);
     const IntervalD G = IntervalD::bounds(gc.Gamma, gc.Gamma);
-    const std::string atG = " (bounds valid for all t >= T while Gamma(t) <= Gamma = " + fmt(gc.Gamma) + ")";
+    const std::string atG = " (bounds valid for all t >= T while Gamma(t) <= Gamma = " + format_g(gc.Gamma) + ")";
     trap_sign_steps(R, box, G, atG);
     const IntervalD Amin = proofs::a_min(box, G);
     R.step(c_amin, "[docs/bf.md step 6]").statement("sum_P a_j(t)^2 >= A_min for all t >= T" + atG).lt(cert::exact("0", "0"), {"A_min", Amin});
@@ -126,7 +126,7 @@ inline void trap_steps(cert::Report& R, const proofs::TrapBox& box, const proofs
     const IntervalD gstar = proofs::gamma_star(box, G), tau = proofs::final_regime_time(box, G);
     R.step(c_boot, "[docs/bf.md step 7]")
         .statement("the region {Gamma(t) < Gamma} cannot be left, so the flow stays in it for all t >= T; then T1 = T + tau <= " +
-                   fmt(res.t_reached + upper(tau)) +
+                   format_g(res.t_reached + upper(tau)) +
                    (box.Q().empty() ? std::string(" and E(t) <= E(T) exp(-2 lambda_min A_min (t - T1)) -> 0")
                                     : std::string(" and E(t) <= E(T) exp(-(t - T1) / K) -> 0 (docs/bf.md step 6Q)")))
         .lt({"Gamma*(Gamma), docs/bf.md step 6", gstar}, {"Gamma", G});

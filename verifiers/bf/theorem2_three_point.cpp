@@ -49,7 +49,7 @@ struct TubePlan {
     bool lumped = false;
     double tau_d = 0;
 };
-TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::InitSpec& is, long bits) {
+TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::InitSpec& is, long bits, int threads) {
     TubePlan p;
     const auto cones = nets::activation_cones_2d(t2.data);
     const auto k1 = proofs::theorem1_constants(t2.data, cones, bits);
@@ -57,10 +57,10 @@ TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::Ini
     p.o.t_end = upper(in.interval_d("T"));  // a double >= T: the tube covers [0, T] (checked exactly below)
     if (in.has("order")) p.o.order = static_cast<int>(in.integer("order"));
     p.o.store_tube = false;
-    p.o.threads = 2;
+    p.o.threads = threads;
     p.lumped = use_lumping(in, p.o);
     if (k1.result.is_proven()) {
-        const IntervalD tau = -eps * log(IntervalD::from_decimal(is.lambda)) / to_d(k1.D_max);
+        const IntervalD tau = -eps * log(IntervalD::from_decimal(is.lambda)) / to_interval_d(k1.D_max);
         if (upper(tau) < p.o.t_end) p.o.output_times.push_back(p.tau_d = tau.lower());
     }
     for (double f : {0.25, 0.5, 0.75})
@@ -119,7 +119,7 @@ nets::FlowResult run_tube(cert::Report& R, cert::Progress& progress, const nets:
     const double lstar_lo = lower(mp(ls.loss_paper, bits));
     loss_plot.add_line("L*", {0.0, res.t_reached}, {lstar_lo, lstar_lo});
     for (std::size_t k = 0; k < 3; ++k) {
-        const double p = mid(to_d(mp(ls.predictions[k], bits)));
+        const double p = mid(to_interval_d(mp(ls.predictions[k], bits)));
         pred_plot.add_line("x_" + std::to_string(k + 1) + "^T beta*", {0.0, res.t_reached}, {p, p});
     }
     R.add_plot(loss_plot);
@@ -133,7 +133,7 @@ std::string tube_steps(cert::Report& R, const cert::Case& in, const nets::TwoLay
                        const proofs::LeastSquares& ls, double tau_d) {
     if (!res.completed()) {
         R.step(b_tube, "[BF2025, eq. (6), Sec. 4.1.1-4.1.2]")
-            .holds(false, "integrator stopped at t = " + fmt(res.t_reached) + ": " + nets::to_string(res.status) + ": " + res.reason);
+            .holds(false, "integrator stopped at t = " + format_g(res.t_reached) + ": " + nets::to_string(res.status) + ": " + res.reason);
         return "the tube did not reach T";
     }
     R.step(b_tube, "[BF2025, eq. (6), Sec. 4.1.1-4.1.2]")
@@ -196,7 +196,7 @@ void run(cert::Context& ctx) {
     // the signs of a_j itself): evidence there.
     const flowcert::ProofResult eq4 = proofs::eq4_at_initialization(is, init);
     (route != "none" ? R.hypothesis(h_eq4, "[BF2025, eq. (4), Thm 2]") : R.evidence(h_eq4, "[BF2025, eq. (4)]")).result(eq4);
-    const TubePlan plan = tube_plan(in, t2, is, bits);
+    const TubePlan plan = tube_plan(in, t2, is, bits, ctx.threads);
     proofs::TubeTracker tracker(data, nets::balancedness(init.theta));
     tracker.set_negative_forever(proofs::negative_forever(init.theta.a, eq4.is_proven()));  // class Q (docs/bf.md step 3Q)
     double loss_lo = 0;

@@ -20,6 +20,8 @@
 
 namespace khsweep {
 
+using flowcert::format_g;
+
 // A double of a record (cert::exact_string), and back.
 inline std::string xd(double v) { return flowcert::cert::exact_string(v); }
 inline double dx(const nlohmann::json& j) { return flowcert::cert::parse_exact_double(j.get<std::string>()); }
@@ -65,13 +67,13 @@ inline std::optional<EscapeTimes> escape_step(flowcert::cert::Report& rep, const
         return std::nullopt;
     }
     const EscapeTimes e{dx(r.at("escape_lo")), dx(r.at("escape_hi"))};
-    rep.step(name, citation).holds(true, "T_esc in [" + khreport::fmt(e.lo, digits) + ", " + khreport::fmt(e.hi, digits) + "]");
+    rep.step(name, citation).holds(true, "T_esc in [" + format_g(e.lo, digits) + ", " + format_g(e.hi, digits) + "]");
     return e;
 }
 
 // "[lo, hi]" of an escape bracket with `digits` significant digits (table cells).
 inline std::string bracket_cell(const EscapeTimes& e, int digits) {
-    return "[" + khreport::fmt(e.lo, digits) + ", " + khreport::fmt(e.hi, digits) + "]";
+    return "[" + format_g(e.lo, digits) + ", " + format_g(e.hi, digits) + "]";
 }
 
 }  // namespace khsweep

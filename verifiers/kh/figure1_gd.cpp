@@ -136,7 +136,7 @@ void run(cert::Context& ctx) {
     draw_heat_maps(rep, run, plain, i1, "i1 = " + std::to_string(i1));
     draw_heat_maps(rep, run, plain, i2, "i2 = " + std::to_string(i2));
     if (!extras.empty()) extra_snapshot_table(rep, run, plain, extras);
-    rep.note("run: " + run.reason + "; largest parameter width at the end " + khreport::fmt(run.max_width, 3) + ", " +
+    rep.note("run: " + run.reason + "; largest parameter width at the end " + format_g(run.max_width, 3) + ", " +
              std::to_string(run.lohner_neurons) + " neurons in the Lohner frame");
 }
 

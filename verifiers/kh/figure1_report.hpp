@@ -20,6 +20,7 @@
 namespace khfigure1 {
 
 namespace cert = flowcert::cert;
+using flowcert::format_g;
 using flowcert::IntervalD;
 using namespace flowcert::proofs::kh;
 
@@ -62,7 +63,7 @@ inline void trap_checks(cert::Report& rep, const PlateauTrap& t, long long steps
              {"step length sigma", t.sigma}, {"balance band", t.balance_band},
              {"perturbation of L1 by the other neurons", t.perturbation}, {"level - L(p*)", t.level_gap},
              {"min f on the shell", t.shell_min}})
-        tt.add_row({k, khreport::fmt(x, 6)});
+        tt.add_row({k, format_g(x, 6)});
     tt.add_row({"L_k band past the tube", to_string(t.loss_band, 10)});
 }
 
@@ -75,7 +76,7 @@ inline void plateau_tables(cert::Report& rep, const IntervalD& L0, const OneNeur
     tv.add_row({"v* (active neuron " + std::to_string(act) + ")", proven ? to_string(ps.v, 12) : "-"});
     if (ps.M_eigenvalues_proven)
         tv.add_row({"eig M(r*) (escape rates of the zero neurons)",
-                    "[" + khreport::fmt(ps.M_eigenvalues.front().lower()) + ", " + khreport::fmt(ps.M_eigenvalues.back().upper()) + "]"});
+                    "[" + format_g(ps.M_eigenvalues.front().lower()) + ", " + format_g(ps.M_eigenvalues.back().upper()) + "]"});
     tv.add_row({"distance to p* at i2", to_string(dist, 6)});
 }
 
@@ -103,7 +104,7 @@ inline void neuron_norm_table(cert::Report& rep, const PlainGdRun& plain, const 
         for (Eigen::Index j = 0; j < pn.size(); ++j)
             if (j != pj) po = std::max(po, pn(j));
         tn.add_row({std::to_string(iterates[k]), std::to_string(tops[k].index), to_string(tops[k].norm, 8),
-                    khreport::fmt(tops[k].others.upper(), 8), khreport::fmt(pn(pj), 8) + ", " + khreport::fmt(po, 8)});
+                    format_g(tops[k].others.upper(), 8), format_g(pn(pj), 8) + ", " + format_g(po, 8)});
     }
 }
 
@@ -180,9 +181,9 @@ inline void extra_snapshot_table(cert::Report& rep, const CertifiedGdRun& run, c
             const std::vector<int> po = order_by(static_cast<std::size_t>(pn.size()), [&](int a) { return pn(a); });
             pl.clear();
             for (std::size_t r = 0; r < 3 && r < po.size(); ++r)
-                pl += (r ? ", " : "") + std::to_string(po[r]) + ": " + khreport::fmt(pn(po[r]), 8);
+                pl += (r ? ", " : "") + std::to_string(po[r]) + ": " + format_g(pn(po[r]), 8);
         }
-        te.add_row({std::to_string(it), at(0), at(1), order.size() > 2 ? khreport::fmt(rest, 8) : "-", pl});
+        te.add_row({std::to_string(it), at(0), at(1), order.size() > 2 ? format_g(rest, 8) : "-", pl});
         draw_heat_maps(rep, run, plain, it, "iterate " + std::to_string(it));
     }
 }

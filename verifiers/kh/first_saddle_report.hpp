@@ -22,6 +22,7 @@
 namespace khfirst {
 
 namespace cert = flowcert::cert;
+using flowcert::format_g;
 using flowcert::IntervalD;
 
 // Check names used in more than one place.
@@ -96,7 +97,7 @@ inline void state_stationary_order(cert::Report& rep, const cert::Case& in, cert
                             : order.strict_minimum() ? "; every eigenvalue certainly positive: p* is a strict local minimum"
                                                      : "; no negative eigenvalue and no descent direction found"));
     hy.add_row({"eigenvalues of Hess L(p*)", eigs});
-    hy.add_row({"Krawczyk box max width", khreport::fmt(flowcert::linalg::max_width<IntervalD>(b.stationary.kr.box))});
+    hy.add_row({"Krawczyk box max width", format_g(flowcert::linalg::max_width<IntervalD>(b.stationary.kr.box))});
     if (in.has("expected_loss")) {
         const IntervalD e = in.interval_d("expected_loss"), t = in.interval_d("expected_tolerance");
         rep.step("L(p*) = expected", "[case; KH2025, Example 1]")
@@ -186,7 +187,7 @@ inline void sweep_conclusions(cert::Context& ctx, const Instance& s, const Wstar
                 .le({"||psi(T_delta, delta w0) - p*||", a.distance}, cert::exact("epsilon", eps_txt));
             rep.step("||grad L(psi(T_delta))|| <= epsilon, delta = " + dtxt, "[KH2025, Cor. 5/11]")
                 .le({"||grad L(psi(T_delta, delta w0))||", a.gradient}, cert::exact("epsilon", eps_txt));
-            st.add_row({dtxt, Tcell, khreport::fmt(Td, 12), to_string(a.distance, 6), to_string(a.gradient, 6), steps});
+            st.add_row({dtxt, Tcell, format_g(Td, 12), to_string(a.distance, 6), to_string(a.gradient, 6), steps});
             sp.add_point("||psi(T_delta) - p*||", mid(delta), a.distance);
         } else {
             rep.step("||psi(T_delta)|| >= 1/(2 epsilon), delta = " + dtxt, "[KH2025, Cor. 6/12]")
@@ -195,7 +196,7 @@ inline void sweep_conclusions(cert::Context& ctx, const Instance& s, const Wstar
                 .le({"1 - epsilon", ub.cosine_min}, {"psi^T p* / ||psi||", a.cosine});
             rep.step("||grad L(psi(T_delta))|| <= epsilon, delta = " + dtxt, "[KH2025, Cor. 6/12]")
                 .le({"||grad L(psi(T_delta, delta w0))||", a.gradient}, cert::exact("epsilon", eps_txt));
-            st.add_row({dtxt, Tcell, khreport::fmt(Td, 12), to_string(a.norm, 8), to_string(IntervalD(1) - a.cosine, 4),
+            st.add_row({dtxt, Tcell, format_g(Td, 12), to_string(a.norm, 8), to_string(IntervalD(1) - a.cosine, 4),
                         to_string(a.gradient, 6), steps});
         }
         sp.add_point("||grad L(psi(T_delta))||", mid(delta), a.gradient);

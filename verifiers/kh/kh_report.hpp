@@ -4,6 +4,7 @@
 #pragma once
 
 #include <flowcert/cert.hpp>
+#include <flowcert/interval.hpp>
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
 
 #include <chrono>
@@ -13,13 +14,7 @@
 
 namespace khreport {
 
-// x to `digits` significant digits (printf "%.*g"), for notes and table cells. kh/theorem18_sparsity also
-// uses it to pick exhibited constants: the printed decimal is then the exact constant.
-inline std::string fmt(double x, int digits = 6) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", digits, x);
-    return b;
-}
+using flowcert::format_g;
 
 // Elapsed wall time since construction (steady clock), for the "wall time" notes and per-run seconds.
 class Stopwatch {
@@ -28,7 +23,7 @@ public:
     // Adds the note "<what>: <seconds to `digits` digits> s" (certificate comparisons mask the number after
     // "wall time", so `what` should contain it).
     void note(flowcert::cert::Report& rep, int digits, const std::string& what = "wall time") const {
-        rep.note(what + ": " + fmt(seconds(), digits) + " s");
+        rep.note(what + ": " + format_g(seconds(), digits) + " s");
     }
 
 private:

@@ -71,10 +71,10 @@ void run_typed(cert::Context& ctx) {
     const KktExistence<I> ex = prove_kkt_point(ncf, c.u, c.mu);
     rep.hypothesis("KKT point exists and is unique in its box", "[KH2025, Sec. 2; Krawczyk 1969]")
         .result({ex.status, ex.reason + " (dimension " + std::to_string(P + 1) + ", ||I - R J||_inf <= " +
-                                fmt(ex.contraction_bound) + ")"});
+                                format_g(ex.contraction_bound) + ")"});
     if (ex.status != ProofStatus::proven) return;
     const double wmax = la::max_width(ex.u);
-    rep.note("the certified KKT box has max width " + fmt(wmax) + "; every statement below is about the unique "
+    rep.note("the certified KKT box has max width " + format_g(wmax) + "; every statement below is about the unique "
              "KKT point u* in it");
 
     // ---- N, Delta_max, spectra, identities ----------------------------------------------------------

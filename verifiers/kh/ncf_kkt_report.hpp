@@ -19,9 +19,9 @@
 namespace khncf {
 
 namespace cert = flowcert::cert;
+using flowcert::format_g;
 using namespace flowcert::proofs::kh;
 using flowcert::ProofStatus;
-using khreport::fmt;
 
 // Which optional checks a case asks for.
 struct Options {
@@ -79,7 +79,7 @@ inline std::vector<KktCandidateNonrigorous> find_candidates(cert::Report& rep, c
         int nz = 0;
         const double sc = cands[k].u.cwiseAbs().maxCoeff();
         for (int j = 0; j < P; ++j) nz += std::abs(cands[k].u(j)) > 1e-8 * sc;
-        ct.add_row({std::to_string(k), fmt(cands[k].value), fmt(cands[k].residual), std::to_string(cands[k].start),
+        ct.add_row({std::to_string(k), format_g(cands[k].value), format_g(cands[k].residual), std::to_string(cands[k].start),
                     std::to_string(cands[k].ascent_iterations), std::to_string(nz)});
     }
     return cands;
@@ -244,7 +244,7 @@ void enclosure_tables(cert::Report& rep, const flowcert::nets::HomogeneousArchit
         et.add_row({"lambda_min(Hess N(u*))", to_string(hs.lambda_min, 17)});
     }
     et.add_row({"L(L-1) N(u*)", to_string(LL1N, 17)});
-    et.add_row({"max width of the KKT box", fmt(wmax)});
+    et.add_row({"max width of the KKT box", format_g(wmax)});
     if (P <= 40) {
         cert::Table& ut = rep.table("u* (certified box)", {"parameter", "enclosure"});
         for (int j = 0; j < P; ++j) ut.add_row({arch.parameter_name(j), to_string(ex.u(j), 17)});

@@ -22,6 +22,7 @@
 namespace khthm10 {
 
 namespace cert = flowcert::cert;
+using flowcert::format_g;
 using flowcert::IntervalD;
 
 inline const std::string CONCL = "Theorem 10 bound on the sweep: distance <= C~ delta^kappa for the exhibited shift";
@@ -188,7 +189,7 @@ inline std::vector<std::optional<IntervalD>> state_sweep(cert::Report& rep, cons
         if (enclosed) dist[i] = sup;
         v.distance_plot.add_point("sup distance", mid(delta), sup);
         v.table->add_row({dtxt, khsweep::bracket_cell(*esc, 12), to_string(sc.scaled, 10), to_string(sc.diff, 6),
-                          khreport::fmt(s, 12), to_string(sup, 6), std::to_string(r.at("steps").get<long>())});
+                          format_g(s, 12), to_string(sup, 6), std::to_string(r.at("steps").get<long>())});
     }
     return dist;
 }
@@ -206,7 +207,7 @@ inline void conclude(cert::Report& rep, int d, const Setting& h, SweepView& v,
     for (const auto& dt : deltas) premises.push_back("Theorem 10 distance enclosed, delta = " + dt);
     if (dist.front()) {
         const double Ct = exhibited_constant(*dist.front(), IntervalD::from_decimal(deltas.front()), h.kappa);
-        et.add_row({"C~ = distance(delta_1) / delta_1^kappa (exhibited, rounded up)", khreport::fmt(Ct, 17)});
+        et.add_row({"C~ = distance(delta_1) / delta_1^kappa (exhibited, rounded up)", format_g(Ct, 17)});
         for (std::size_t i = 1; i < deltas.size(); ++i) {
             const std::string nm = "distance <= C~ delta^kappa, delta = " + deltas[i];
             premises.push_back(nm);

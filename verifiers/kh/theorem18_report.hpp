@@ -26,7 +26,7 @@
 namespace kh18 {
 
 namespace pk = flowcert::proofs::kh;
-using khreport::fmt;
+using flowcert::format_g;
 
 // What the run has established by the sweep: N̄, the Delta used, the exponents, the flows and the exhibited times.
 struct Frame {
@@ -115,7 +115,7 @@ inline bool exhibit_times(flowcert::cert::Report& rep, const flowcert::cert::Cas
     }
     f.Ttilde = in.interval<IntervalD>("T_tilde", 53);
     auto& ct = rep.table("exhibited constants (non-rigorous choice; exact once chosen)", {"constant", "value", "role"});
-    ct.add_row({"T1", T1s, "time for the NCF flow from W0 to reach cos >= 1 - " + fmt(gamma) + " (Lemma 8/32)"});
+    ct.add_row({"T1", T1s, "time for the NCF flow from W0 to reach cos >= 1 - " + format_g(gamma) + " (Lemma 8/32)"});
     ct.add_row({"A2", A2s, "delta~ = A2 delta (A1 = 0), A2 = ||phi(T1, W0)||"});
     if (s.L > 2) {
         ct.add_row({"T", Ts, "blow-up time of the NCF flow from phi(T1, W0)/A2 (Lemma 25)"});
@@ -155,7 +155,7 @@ inline void state_zero_tube(flowcert::cert::Report& rep, const std::string& chec
         return;
     }
     const pk::TubeZeroCheck& tz = t.check;
-    const std::string where = what + ", delta = " + delta_s + ", t in [0, " + fmt(flowcert::upper(t.time), 8) + "] (" +
+    const std::string where = what + ", delta = " + delta_s + ", t in [0, " + format_g(flowcert::upper(t.time), 8) + "] (" +
                               std::to_string(tz.pieces) + " steps); the " + std::to_string(tz.outputs) +
                               " sets at t = k t_end/32 give sup ||psi_z|| in " + to_string(tz.sup_outputs, 6) +
                               "; the per-step a priori tube pieces give " + to_string(tz.sup_pieces, 6) +
@@ -164,7 +164,7 @@ inline void state_zero_tube(flowcert::cert::Report& rep, const std::string& chec
     rep.conclusion(check, "[KH2025, Def. 15, Lemma 16]")
         .statement(where)
         .le({"max_k ||psi_z(k t_end/32)||", tz.sup_outputs}, flowcert::cert::exact("zero_tube_tolerance", tol_s));
-    rep.note("invariance tube wall time: " + fmt(t.seconds, 3) + " s (" + what + ")");  // (not in the check: timing)
+    rep.note("invariance tube wall time: " + format_g(t.seconds, 3) + " s (" + what + ")");  // (not in the check: timing)
 }
 
 // The invariance tubes from delta W̄ and from delta W0 masked on w_z, the restricted flow (Lemma 16's proof made
@@ -202,7 +202,7 @@ inline void invariance_checks(flowcert::cert::Report& rep, const flowcert::cert:
                                         "the support, integrated to t = " + to_string(t_bar, 8) + " (" + std::to_string(ra.steps) +
                                         " steps): its sets meet the full-system sets on the support at all " +
                                         std::to_string(tz1.outputs.size()) + " output times (max widths " +
-                                        fmt(ra.max_width_restricted, 3) + " restricted, " + fmt(ra.max_width_full, 3) +
+                                        format_g(ra.max_width_restricted, 3) + " restricted, " + format_g(ra.max_width_full, 3) +
                                         " full); padded with w_z = [0, 0] exactly, it encloses psi(t, delta W̄) by the "
                                         "structural proof"
                                       : ra.failure);
@@ -286,7 +286,7 @@ public:
     void add(const std::string& ds, const IntervalD& t1, const IntervalD& t2, const pk::Theorem18Point& p, const pk::Theorem18Bounds& b) {
         using flowcert::to_string;
         using flowcert::upper_string;
-        sw_.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(p.steps), fmt(p.seconds, 3),
+        sw_.add_row({ds, to_string(t1, 8), to_string(t2, 8), std::to_string(p.steps), format_g(p.seconds, 3),
                      p.t1_ok ? to_string(p.n1, 6) : "-", p.t1_ok ? to_string(p.ratio, 6) : "-", to_string(p.sup_z, 6),
                      to_string(p.loss_end, 6), to_string(p.grad_end, 4)});
         if (p.t1_ok) {

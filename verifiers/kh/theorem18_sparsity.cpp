@@ -39,8 +39,6 @@ using namespace flowcert::proofs::kh;
 using I = IntervalD;
 
 namespace {
-
-using khreport::fmt;
 namespace nm = kh18::names;
 
 // Step 3: the delta sweep (the points through cert::Context::sweep, issue 7) and its conclusion, tables and plots.
@@ -120,14 +118,14 @@ void run(cert::Context& ctx) {
     const PositiveKkt<I> kkt = certify_positive_kkt(ncf, ncf_d, ncf_direction_limit_nonrigorous(ncf_d, s.W0));
     const KktCandidateNonrigorous& cand = kkt.candidate;
     rep.note("W̄ candidate: direction limit of the projected NCF flow from W0 (RK4 in double), polished by Newton "
-             "(non-rigorous); N = " + fmt(cand.value, 10) + ", KKT residual " + fmt(cand.residual, 3));
+             "(non-rigorous); N = " + format_g(cand.value, 10) + ", KKT residual " + format_g(cand.residual, 3));
     if (!khreport::state_positive_kkt(rep, kkt, {.kkt = nm::KKT, .npos = nm::NPOS, .dpos = nm::DPOS, .n_operand = "N(W̄)"}))
         return;
     const TangentSpectrum<I>& ts = kkt.spectrum;
     kh18::Frame f(theorem18_flows(s.arch, s.norm, s.data.X, s.data.y, ncf.ytilde()));
     f.Nbar = kkt.ncf_value;
     // The Delta of Theorem 18: an exact decimal in (0, Delta_max] (the theorem holds for each): our choice, a step.
-    f.Delta_s = in.has("Delta") ? in.number_string("Delta") : fmt(lower(ts.delta_max) * (1 - 1e-4), 6);
+    f.Delta_s = in.has("Delta") ? in.number_string("Delta") : format_g(lower(ts.delta_max) * (1 - 1e-4), 6);
     f.Delta = I::from_decimal(f.Delta_s);
     rep.step(nm::DLE, "[KH2025, Thm 18: W̄ Delta-second-order positive]").le({"Delta", f.Delta}, {"Delta_max", ts.delta_max});
     if (!certainly_positive(f.Delta)) return;

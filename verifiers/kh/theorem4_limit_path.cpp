@@ -39,8 +39,6 @@ using namespace flowcert::nets;
 using namespace flowcert::proofs::kh;
 
 namespace {
-
-using khreport::fmt;
 namespace nm = kh4::names;
 
 // What the run has established by the sweep.
@@ -79,8 +77,8 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
         const WindowDistance<I> wd = kh4::window_of<I>(records[q], secs);
         const I delta = dec(s.deltas[q]), shift = e.shift.at(delta);
         rep.step(nm::tube(s.deltas[q]), "[KH2025, Thm 4, eq. (6)]")
-            .holds(wd.ok, wd.ok ? "certified tube of psi from delta w0 to tau = " + fmt(wd.tau_start) + ", then of (p, psi - p) over [" +
-                                      fmt(wd.tau_start) + ", " + fmt(wd.tau_start + wd.duration) +
+            .holds(wd.ok, wd.ok ? "certified tube of psi from delta w0 to tau = " + format_g(wd.tau_start) + ", then of (p, psi - p) over [" +
+                                      format_g(wd.tau_start) + ", " + format_g(wd.tau_start + wd.duration) +
                                       "] which covers s_delta + [-T~, T~], s_delta in " + to_string(shift, 10)
                                 : wd.reason);
         have.push_back(wd.ok);
@@ -99,7 +97,7 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     for (const auto& d : s.deltas) premises.push_back(nm::tube(d));
     if (have[0] && certainly_positive(E[0])) {
         const double Ct = power_law_constant(E[0], ds_i[0], rates.kappa);
-        st.add_row({"C~ (eq. (6))", fmt(Ct, 17), "E(delta) <= C~ delta^kappa on the whole sweep (checks below)"});
+        st.add_row({"C~ (eq. (6))", format_g(Ct, 17), "E(delta) <= C~ delta^kappa on the whole sweep (checks below)"});
         khsweep::power_law_steps(
             rep, E, have, s.deltas, [&](std::size_t i) { return power_law_bound(Ct, rates.kappa, ds_i[i], s.bits); }, nm::bound,
             "[KH2025, Thm 4, eq. (6)]", premises);
@@ -148,7 +146,7 @@ void run_typed(cert::Context& ctx) {
     const KktCandidateNonrigorous cand = polish_kkt_point_nonrigorous(ncf_d, start, 20);
     const KktExistence<I> kkt = prove_kkt_point(ncf, cand.u, cand.mu);
     rep.hypothesis(nm::KKT, "[KH2025, Sec. 2; Krawczyk 1969]")
-        .result({kkt.status, kkt.reason + " (max box width " + fmt(linalg::max_width(kkt.u)) + ")"});
+        .result({kkt.status, kkt.reason + " (max box width " + format_g(linalg::max_width(kkt.u)) + ")"});
     if (kkt.status != ProofStatus::proven) return;
     const TangentSpectrum<I> ts = tangent_spectrum(ncf, kkt.u);
     if (ts.status != ProofStatus::proven) {

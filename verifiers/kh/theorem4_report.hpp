@@ -20,7 +20,7 @@
 namespace kh4 {
 
 namespace pk = flowcert::proofs::kh;
-using khreport::fmt;  // (%.*g: the same text as the ostream default format at that precision)
+using flowcert::format_g;
 
 // The Lemma 23 cap (28)-(29) and N > 0 on it (Lemma 24, eq. (32)): steps of our closed-form criteria.
 template <flowcert::Interval I>
@@ -54,11 +54,11 @@ void state_stable_set(flowcert::cert::Report& rep, const pk::CosineCapEntry<I>& 
     cosplot.add_line("1 - gamma", {0.0, std::max(entry.t, 0.5)}, {flowcert::mid(cgam), flowcert::mid(cgam)});
     if (entry.t_in >= 0)
         rep.step(names::ENTER, "[KH2025, Def. 2, Lemmas 23-24]")
-            .statement("the certified tube of u' = grad N(u) from w0 reaches the cap at t = " + fmt(entry.t_in))
-            .lt({"1 - gamma", cgam}, {"w*^T phi(t)/|phi(t)| at t = " + fmt(entry.t_in), entry.cos_in});
+            .statement("the certified tube of u' = grad N(u) from w0 reaches the cap at t = " + format_g(entry.t_in))
+            .lt({"1 - gamma", cgam}, {"w*^T phi(t)/|phi(t)| at t = " + format_g(entry.t_in), entry.cos_in});
     else
         rep.step(names::ENTER, "[KH2025, Def. 2, Lemmas 23-24]")
-            .holds(false, (entry.fail.empty() ? "the NCF tube did not certainly enter the cap by t = " + fmt(entry.t) : entry.fail) +
+            .holds(false, (entry.fail.empty() ? "the NCF tube did not certainly enter the cap by t = " + format_g(entry.t) : entry.fail) +
                               "; last w*^T phi/|phi| in " + to_string(entry.cos_last, 8) + " vs 1 - gamma = " +
                               to_string(cgam, 8));
     rep.hypothesis(names::STABLE, "[KH2025, Def. 2, Lemmas 23-24]").implied_by({names::CAP, names::CAPN, names::ENTER});
@@ -144,7 +144,7 @@ public:
     void row(const std::string& ds, const I& shift, const pk::WindowDistance<I>& wd, const I& E, double seconds) {
         using flowcert::to_string;
         sw_.add_row({ds, to_string(shift, 10), std::to_string(wd.steps_before) + " / " + std::to_string(wd.steps_window),
-                     wd.ok ? to_string(E, 8) : "not certified", fmt(wd.argmax_t), fmt(seconds, 3)});
+                     wd.ok ? to_string(E, 8) : "not certified", format_g(wd.argmax_t), format_g(seconds, 3)});
     }
     // The points of a certified delta; the coordinates of psi only for the largest and smallest delta (`states`).
     void window(const std::string& ds, const I& delta, const I& E, const pk::WindowDistance<I>& wd, bool states,

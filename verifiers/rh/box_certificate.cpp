@@ -2,7 +2,7 @@
 // whose normalized Gram matrix G / tau lies in the box {|G_ii/tau - 1| <= kappa, |G_ij|/tau <= eps} (tau = tr Sigma),
 // with eta = h / tau and span init c = c~ / tau, the pattern is stable from K on and C1 <= ||w(inf) - w*|| /
 // sqrt(n_-/tau) <= C2; and for x_i ~ N(0, Sigma_d), d >= d0, the box holds with probability >= 1 - delta(d0).
-#include "common.hpp"
+#include "box_report.hpp"
 
 #include <cmath>
 
@@ -46,33 +46,24 @@ void box_hypothesis_checks(cert::Report& r, const proof::BoxSpec& b, const std::
         .positive({"c~ (1 - kappa - (n - 1) eps)", hy.init_inf});
 }
 
-const std::string kNorm = "sqrt(n_-/tau)";
-
-struct BoxOutcome {
-    proof::PatternResult pattern;
-    proof::WStarBall ball;
-    bool have = false;  // the band is enclosed
-};
-
-// 1. The box statement: the rh pipeline on the interval Gram box (box.hpp, w_star_ball.hpp).
+// 1. The box statement: the affine-in-E GD on the Gram box, bisected up to max_sub_boxes (box_affine.hpp), then the
+// tail and the ball around w_P on each sub-box (tail.hpp, w_star_ball.hpp).
 BoxOutcome box_statement(cert::Report& r, const cert::Case& in, const proof::BoxSpec& b, const proof::GdOptions& opt) {
-    BoxOutcome o;
     const rh::Instance box = proof::box_instance(b);
-    o.pattern = proof::certify_pattern_and_limit(box, opt);
-    o.ball = proof::enclose_gap_by_ball(box, o.pattern);
+    const BoxOutcome o = box_outcome(proof::certify_box(b, opt, in.has("max_sub_boxes") ? static_cast<int>(in.integer("max_sub_boxes")) : 1));
     box_hypothesis_checks(r, b, in.number_string("eps_max"));
     pattern_checks(r, box, o.pattern, "box: ");
     r.step("box: w* in a ball around w_P", "[docs/rh.md#box-certificate; w_star_ball.hpp]")
-        .statement("a witness z = X^T beta (beta_N = -t 1) is feasible for every member, so ||w* - w_P|| <= R")
+        .statement("a witness z = X^T beta (beta_N = -t 1) is feasible for every member, so ||w* - w_P|| <= R; the gap is "
+                   "also enclosed through the KKT multipliers of w* (complementarity bound, w_star_ball.hpp)")
         .result(o.ball.status);
-    o.have = o.ball.status.is_proven() && o.pattern.tail.is_proven();
     auto lower_end = r.conclusion("box: ratio lower bound", "[LWTM2026, abstract; docs/rh.md#box-certificate]")
-                         .statement("every member of the box: C1 " + kNorm + " <= ||w(inf) - w*|| (C1 = ratio_lower)")
+                         .statement("every member of the box: C1 " + kBoxNorm + " <= ||w(inf) - w*|| (C1 = ratio_lower)")
                          .case_claim("C1 = ratio_lower of the case; the paper's C1 is NOT FOUND");
     auto upper_end = r.conclusion("box: ratio upper bound", "[LWTM2026, abstract; docs/rh.md#box-certificate]")
-                         .statement("every member of the box: ||w(inf) - w*|| <= C2 " + kNorm + " (C2 = ratio_upper)")
+                         .statement("every member of the box: ||w(inf) - w*|| <= C2 " + kBoxNorm + " (C2 = ratio_upper)")
                          .case_claim("C2 = ratio_upper of the case; the paper's C2 is NOT FOUND");
-    const cert::Operand band{"||w(inf) - w*|| / " + kNorm + " on the box", o.ball.ratio_n_minus};
+    const cert::Operand band{"||w(inf) - w*|| / " + kBoxNorm + " on the box", o.ball.ratio_n_minus};
     if (o.have) {
         lower_end.le(cert::exact("ratio_lower", in.number_string("ratio_lower")), band);
         upper_end.le(band, cert::exact("ratio_upper", in.number_string("ratio_upper")));
@@ -99,65 +90,7 @@ void probability_statement(cert::Report& r, const cert::Case& in, const proof::B
         .statement("the box statement holds on the event G / tau in the box, whose probability is >= 1 - delta(d0)")
         .implied_by({"box: pattern never changes after K", "box: w(inf) is a global minimizer", "box: ratio lower bound",
                      "box: ratio upper bound", "P(G / tau not in the box) <= delta for every d >= d0"});
-    auto& ct = r.table("concentration terms at d0 (upper ends)", {"term", "exponent or level", "bound"});
-    ct.add_row({"d0; tau = tr Sigma_d0, S2 = tr Sigma_d0^2", std::to_string(d0) + "; " + fmt(sums0.trace, 8) + ", " + fmt(sums0.trace_sq, 8), ""});
-    ct.add_row({"n e^-s^2 (some G_ii > (1 + kappa) tau)", "s^2 = " + fmt(p0.s2_diag_upper, 6), upper_string(p0.p_diag_upper, 4)});
-    ct.add_row({"n e^-x_- (some G_ii < (1 - kappa) tau)", "x_- = " + fmt(p0.x_diag_lower, 6), upper_string(p0.p_diag_lower, 4)});
-    ct.add_row({"(n - 1) e^-x_v (some x_j^T Sigma x_j >= V)", "x_v = " + fmt(p0.x_variance, 6), upper_string(p0.p_variance, 4)});
-    ct.add_row({"n(n-1)/2 erfc(eps tau / sqrt(2V)) (some |G_ij| > eps tau)", "V / tau^2 = " + fmt(p0.variance_level, 6),
-                upper_string(p0.p_offdiag, 4)});
-    ct.add_row({"delta(d0)", "", upper_string(p0.delta, 6)});
-    const long long dmin = proof::smallest_dimension(b.n, kappa, eps, fam, lower(in.interval_d("delta")));
-    ct.add_row({"smallest d with delta(d) <= delta (this bound)", dmin < 0 ? "none below 2^52" : std::to_string(dmin), ""});
-    auto& dt = r.table("delta(d) for d >= d0 (non-increasing)", {"d", "tau", "delta(d)"});
-    for (long long d = d0, k = 0; k < 5; ++k, d *= 4) {
-        const proof::SpectrumSums s = proof::spectrum_sums(fam, d);
-        dt.add_row({std::to_string(d), fmt(s.trace, 8), upper_string(proof::box_failure_bound(b.n, kappa, eps, s).delta, 4)});
-    }
-}
-
-// 3. Instances of a sweep with the same (n, h, c~, covariance), each with its own certificate (rh/gap pipeline):
-// an instance whose G / tau is in the box must have its ratio inside the band (evidence of the box proof).
-void compare_instances(cert::Report& r, const cert::Case& in, const proof::BoxSpec& b, const proof::GdOptions& opt,
-                       const BoxOutcome& box, cert::SweepPlot& plot) {
-    auto& it = r.table("sweep instances beside the band", {"d", "seed", "in the box", "certified ratio", "inside the band"});
-    const long long seeds = in.has("compare_seeds") ? in.integer("compare_seeds") : 1;
-    for (const std::string& dv : in.number_strings("compare_d_values"))
-        for (long long k = 0; k < seeds; ++k) {
-            rh::InstanceSpec s;
-            s.seed = static_cast<std::uint64_t>(in.integer("compare_seed") + k);
-            s.n = b.n;
-            s.d = std::stoll(dv);
-            s.m = 1;
-            s.labels = b.labels;
-            s.eta_d = b.h;  // eta tau (eta_trace)
-            s.init = "span";
-            s.init_per_trace = true;
-            s.init_scale = b.c;
-            if (in.has("covariance")) s.covariance.kind = in.string("covariance");
-            if (in.has("covariance_alpha")) s.covariance.alpha = in.number_string("covariance_alpha");
-            rh::Instance inst;
-            const GapOutcome o = run_gap_instance(s, opt, &inst);
-            const flowcert::ProofResult member = proof::data_in_box(b, inst);
-            const IntervalD ratio = inst.cov.isotropic ? o.gap.ratio_n_minus : o.gap.ratio_n_minus_trace;
-            const bool certified = o.gap.status.is_proven();
-            std::string inside = "-";
-            if (certified && member.is_proven() && box.have) {
-                const cert::Check& c =
-                    r.evidence("instance d = " + dv + ", seed " + std::to_string(s.seed) + " (in the box): ratio inside the band",
-                               "[docs/rh.md#box-certificate]")
-                        .statement("a member of the box has its own certified ratio inside the box band")
-                        .within({"ratio", ratio}, {"C1 (box)", IntervalD::exact(lower(box.ball.ratio_n_minus))},
-                                {"C2 (box)", IntervalD::exact(upper(box.ball.ratio_n_minus))});
-                inside = c.status == cert::CheckStatus::proven ? "yes" : "NO";
-            }
-            it.add_row({dv, std::to_string(s.seed), member.is_proven() ? "yes" : "no: " + member.reason,
-                        certified ? fmt(ratio, 8) : "not certified: " + o.gap.status.reason, inside});
-            if (certified)
-                plot.add_point(member.is_proven() ? "per-instance certified ratio (G / tau in the box)"
-                                                  : "per-instance certified ratio (G / tau not in the box)",
-                               static_cast<double>(s.d), ratio);
-        }
+    concentration_tables(r, b.n, kappa, eps, fam, d0, sums0, p0, lower(in.interval_d("delta")));
 }
 
 void run(cert::Context& ctx) {
@@ -172,7 +105,7 @@ void run(cert::Context& ctx) {
         "For n = " + std::to_string(b.n) + " (" + b.labels + " labels), eta = " + b.h + " / tau, span init c = " + b.c +
         " / tau, tau = tr Sigma: (box) for every data set with G / tau in {|G_ii/tau - 1| <= " + b.kappa +
         ", |G_ij|/tau <= " + b.eps + "} the pattern is stable and " + in.number_string("ratio_lower") +
-        " <= ||w(inf) - w*|| / " + kNorm + " <= " + in.number_string("ratio_upper") + "; (probability) for x_i ~ N(0, Sigma_d), " +
+        " <= ||w(inf) - w*|| / " + kBoxNorm + " <= " + in.number_string("ratio_upper") + "; (probability) for x_i ~ N(0, Sigma_d), " +
         (fam.kind == "isotropic" ? std::string("Sigma_d = I_d") : "Sigma_d = diag(k^-" + in.number_string("covariance_alpha") + ")") +
         ", every d >= d0 = " + std::to_string(d0) + ": this holds with probability >= 1 - " + in.number_string("delta") +
         " (reconstructed definitions, see notes; the paper's C1, C2, d0 are NOT FOUND)";
@@ -180,24 +113,7 @@ void run(cert::Context& ctx) {
     const BoxOutcome box = box_statement(ctx.report, in, b, opt);
     probability_statement(ctx.report, in, b, fam, d0);
 
-    auto& t = ctx.report.table("box certificate", {"quantity", "value"});
-    t.add_row({"n, n_-", std::to_string(b.n) + ", " + std::to_string(b.n / 2)});
-    t.add_row({"box: kappa, eps; h = eta tau, c~ = c tau", b.kappa + ", " + b.eps + "; " + b.h + ", " + b.c});
-    t.add_row({"K / tail step", std::to_string(box.pattern.K) + " / " + std::to_string(box.pattern.tail_step)});
-    if (box.have) {
-        t.add_row({"certified ratio band [C1, C2] on the box", fmt(box.ball.ratio_n_minus, 8)});
-        t.add_row({"witness offset t, radius R, distance D", fmt(box.ball.t, 6) + ", " + fmt(box.ball.radius, 6) + ", " + fmt(box.ball.dist, 6)});
-    }
-    cert::SweepPlot plot;
-    plot.title = "certified ratio band on the box (d >= d0) and per-instance certified ratios";
-    plot.x_label = "d";
-    plot.y_label = "||w(inf) - w*|| / sqrt(n_-/tau)";
-    plot.log_y = false;
-    if (box.have)
-        for (long long d = d0, k = 0; k < 5; ++k, d *= 4)
-            plot.add_point("certified band [C1, C2] (every d >= d0, probability >= 1 - delta)", static_cast<double>(d), box.ball.ratio_n_minus);
-    if (in.has("compare_d_values")) compare_instances(ctx.report, in, b, opt, box, plot);
-    ctx.report.add_plot(plot);
+    box_tables(ctx.report, in, b, opt, box, d0);
     ctx.report.note("concentration [LaurentMassart2000, Lemma 1]: for Y = sum a_k (g_k^2 - 1), a_k >= 0: P(Y >= 2||a||_2 sqrt(x) "
                     "+ 2||a||_inf x) <= e^-x and P(Y <= -2||a||_2 sqrt(x)) <= e^-x; off-diagonal: <x_i, x_j> given x_j is "
                     "N(0, x_j^T Sigma x_j) (Gaussian tail erfc, MPFR), with x_v = x_- (theta = 1); docs/rh.md#concentration");
@@ -236,6 +152,8 @@ int main(int argc, char** argv) {
                  .constraint = cert::Constraint::positive});
     k.push_back({.name = "ratio_lower", .type = cert::KeyType::number, .description = "C1 > 0", .constraint = cert::Constraint::positive});
     k.push_back({.name = "ratio_upper", .type = cert::KeyType::number, .description = "C2", .constraint = cert::Constraint::positive});
+    k.push_back({.name = "max_sub_boxes", .type = cert::KeyType::integer, .description = "sub-boxes run at most (1: no subdivision)",
+                 .required = false, .constraint = cert::Constraint::positive});
     k.push_back({.name = "max_steps", .type = cert::KeyType::integer, .description = "GD steps before giving up", .required = false,
                  .constraint = cert::Constraint::positive});
     k.push_back({.name = "compare_seed", .type = cert::KeyType::integer, .description = "first data seed of the sweep instances beside the band",

@@ -71,7 +71,8 @@ proof::OrthogonalPrediction prediction(const cert::Case& in, const SweepPlan& pl
 void run(cert::Context& ctx) {
     const cert::Case& in = ctx.input;
     record_precision(ctx);
-    const SweepPlan plan(in);
+    SweepPlan plan(in);
+    if (plan.threads == 0) plan.threads = ctx.threads;
     sweep_notes(ctx, plan);
     double wall = 0;
     const std::vector<GapOutcome> out = run_instances(ctx, plan, wall);
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
     schema.push_back({.name = "min_d_over_n", .type = cert::KeyType::integer,
                       .description = "skip (n, d) with d < min_d_over_n * n", .required = false,
                       .constraint = cert::Constraint::positive});
-    schema.push_back({.name = "threads", .type = cert::KeyType::integer, .description = "worker threads (default 2)",
+    schema.push_back({.name = "threads", .type = cert::KeyType::integer, .description = "worker threads (default: the run's --threads, 2 unless given)",
                       .required = false, .constraint = cert::Constraint::positive});
     schema.push_back({.name = "negative_fractions", .type = cert::KeyType::numbers,
                       .description = "optional: values of n_-/n in (0, 1]; each instance then has labels +-1 with floor(q n) "

@@ -54,7 +54,7 @@ struct SweepPlan {
     long seeds = 0;
     std::uint64_t seed0 = 0;
     long min_ratio_dn = 1;
-    int threads = 2;
+    int threads = 0;  // the case's `threads`, else the run's --threads (set by the verifier)
     std::vector<std::string> fractions;  // n_-/n values (the sweep of item 6 of issue 17)
     std::vector<SweepItem> items;
     std::vector<std::string> skipped;    // (n, d) pairs below min_d_over_n

@@ -4,7 +4,6 @@
 
 #include "case_arrays.hpp"
 
-#include <gmpxx.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -147,7 +146,7 @@ private:
                 if (v.is_floating_point()) expected("a float (write an integer without a decimal point)");
                 if (!v.is_integer()) expected(type_name_of(v));
                 const long long k = v.as_integer()->get();
-                constrain(mpq_class(std::to_string(k)), spec, line, key);
+                constrain(Rational(k), spec, line, key);
                 if (key == "precision" && prefix.empty() && (k < 2 || k > 100000))
                     fail(line, key, "precision must be between 2 and 100000 bits, got " + std::to_string(k));
                 if (k < spec.min_integer || k > spec.max_integer)
@@ -220,7 +219,7 @@ private:
     }
 
     void number(const toml::node& v, const KeySpec& spec, long line, const std::string& key) {
-        mpq_class q;
+        Rational q;
         if (v.is_floating_point()) {
             std::ostringstream os;
             os << v.as_floating_point()->get();
@@ -228,10 +227,10 @@ private:
                  "TOML float " + os.str() + " is not accepted: write the number as a string, e.g. " + spec.name + " = \"" +
                      os.str() + "\", because a float literal has already been rounded to binary");
         } else if (v.is_integer()) {
-            q = mpq_class(std::to_string(v.as_integer()->get()));
+            q = Rational(static_cast<long long>(v.as_integer()->get()));
         } else if (v.is_string()) {
             const std::string& s = v.as_string()->get();
-            if (auto err = flowcert::parse_rational(s, q.get_mpq_t()))
+            if (auto err = flowcert::parse_rational(s, q.backend().data()))
                 fail(line, key, "\"" + shorten(s) + "\" is not a number: " + *err);
         } else {
             fail(line, key, "expected a number written as a string (e.g. \"1e-3\" or \"8/3\"), got " + type_name_of(v));
@@ -243,24 +242,24 @@ private:
     // Verifiers convert numbers to IntervalD too: one outside the double range would become
     // an unbounded enclosure or one with an endpoint at 0, so it is refused here with its key.
     // Subnormal doubles are exact doubles and accepted (a .npy array may hold them).
-    void in_double_range(const mpq_class& q, long line, const std::string& key) {
-        if (sgn(q) == 0) return;
-        const mpq_class a = abs(q);
-        static const mpq_class big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::denorm_min());
+    void in_double_range(const Rational& q, long line, const std::string& key) {
+        if (q.sign() == 0) return;
+        const Rational a = abs(q);
+        static const Rational big(std::numeric_limits<double>::max()), small(std::numeric_limits<double>::denorm_min());
         if (a > big || a < small)
             fail(line, key, "is outside the range of double numbers (0, or 4.9e-324 <= |x| <= 1.8e308)");
     }
 
-    void constrain(const mpq_class& q, const KeySpec& spec, long line, const std::string& key) {
+    void constrain(const Rational& q, const KeySpec& spec, long line, const std::string& key) {
         switch (spec.constraint) {
             case Constraint::positive:
-                if (sgn(q) <= 0) fail(line, key, "must be positive (> 0), got " + q.get_str());
+                if (q.sign() <= 0) fail(line, key, "must be positive (> 0), got " + q.str());
                 break;
             case Constraint::nonnegative:
-                if (sgn(q) < 0) fail(line, key, "must be nonnegative (>= 0), got " + q.get_str());
+                if (q.sign() < 0) fail(line, key, "must be nonnegative (>= 0), got " + q.str());
                 break;
             case Constraint::unit_interval:
-                if (sgn(q) < 0 || q > 1) fail(line, key, "must lie in [0, 1], got " + q.get_str());
+                if (q.sign() < 0 || q > 1) fail(line, key, "must lie in [0, 1], got " + q.str());
                 break;
             default: break;
         }

@@ -1,7 +1,6 @@
 // Exact re-evaluation of check relations from decimal strings (GMP rationals).
 #include <flowcert/cert.hpp>
 
-#include <gmpxx.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -47,13 +46,13 @@ ExactBound ExactBound::parse(const std::string& text) {
         b.inf = -1;
         return b;
     }
-    if (auto err = flowcert::parse_rational(text, b.q.get_mpq_t())) throw std::invalid_argument(*err);
+    if (auto err = flowcert::parse_rational(text, b.q.backend().data())) throw std::invalid_argument(*err);
     return b;
 }
 
 int compare(const ExactBound& a, const ExactBound& b) {
     if (a.inf != 0 || b.inf != 0) return (a.inf > b.inf) - (a.inf < b.inf);
-    return cmp(a.q, b.q) > 0 ? 1 : (cmp(a.q, b.q) < 0 ? -1 : 0);
+    return a.q.compare(b.q) > 0 ? 1 : (a.q.compare(b.q) < 0 ? -1 : 0);
 }
 
 ExactInterval ExactInterval::parse(const Enclosure& e) {
@@ -163,27 +162,27 @@ std::optional<double> relation_margin(Relation r, const std::vector<Enclosure>& 
     }
     for (const auto& e : x)
         if (e.lo.inf != 0 || e.hi.inf != 0) return std::nullopt;
-    auto absq = [](const mpq_class& q) { return mpq_class(abs(q)); };
-    auto rel = [](const mpq_class& slack, const mpq_class& scale) -> std::optional<double> {
-        if (sgn(scale) < 0) return std::nullopt;  // the bounds themselves cross: no meaningful scale
-        if (sgn(scale) == 0) return sgn(slack) == 0 ? 0.0 : (sgn(slack) > 0 ? 1.0 : -1.0);
-        return mpq_class(slack / scale).get_d();
+    auto absq = [](const Rational& q) { return Rational(abs(q)); };
+    auto rel = [](const Rational& slack, const Rational& scale) -> std::optional<double> {
+        if (scale.sign() < 0) return std::nullopt;  // the bounds themselves cross: no meaningful scale
+        if (scale.sign() == 0) return slack.sign() == 0 ? 0.0 : (slack.sign() > 0 ? 1.0 : -1.0);
+        return Rational(slack / scale).convert_to<double>();
     };
     switch (r) {
         case Relation::less:
         case Relation::less_equal: {
-            const mpq_class slack = x[1].lo.q - x[0].hi.q;
+            const Rational slack = x[1].lo.q - x[0].hi.q;
             return rel(slack, std::max(absq(x[0].hi.q), absq(x[1].lo.q)));
         }
         case Relation::positive:
         case Relation::nonnegative: return rel(x[0].lo.q, std::max(absq(x[0].lo.q), absq(x[0].hi.q)));
         case Relation::subset: {
-            const mpq_class slack = std::min(mpq_class(x[0].lo.q - x[1].lo.q), mpq_class(x[1].hi.q - x[0].hi.q));
-            return rel(slack, mpq_class((x[1].hi.q - x[1].lo.q) / 2));
+            const Rational slack = std::min(Rational(x[0].lo.q - x[1].lo.q), Rational(x[1].hi.q - x[0].hi.q));
+            return rel(slack, Rational((x[1].hi.q - x[1].lo.q) / 2));
         }
         case Relation::within: {
-            const mpq_class slack = std::min(mpq_class(x[0].lo.q - x[1].hi.q), mpq_class(x[2].lo.q - x[0].hi.q));
-            return rel(slack, mpq_class((x[2].lo.q - x[1].hi.q) / 2));
+            const Rational slack = std::min(Rational(x[0].lo.q - x[1].hi.q), Rational(x[2].lo.q - x[0].hi.q));
+            return rel(slack, Rational((x[2].lo.q - x[1].hi.q) / 2));
         }
         default: return std::nullopt;
     }

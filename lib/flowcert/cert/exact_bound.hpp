@@ -3,7 +3,6 @@
 
 #include <flowcert/cert.hpp>
 
-#include <gmpxx.h>
 
 #include <string>
 #include <vector>
@@ -12,7 +11,7 @@ namespace flowcert::cert::detail {
 
 struct ExactBound {
     int inf = 0;  // -1: -inf, +1: +inf, 0: finite value q
-    mpq_class q;
+    Rational q;
     static ExactBound parse(const std::string& text);  // "inf", "-inf" or a number; throws std::invalid_argument
 };
 int compare(const ExactBound& a, const ExactBound& b);

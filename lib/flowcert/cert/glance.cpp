@@ -96,12 +96,6 @@ int significant_digits(const std::string& t) {
     return sig;
 }
 
-std::string fmt_digits(double x, int digits) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.*g", digits, x);
-    return b;
-}
-
 // Text split into plain pieces and number tokens; long tokens (more than 6 significant digits) are
 // shown with the fewest digits (at least 3) that keep every two different numbers of the text
 // different and in the same order, so that "sup a = 1.41421356237... <= inf b = 1.4142135624"
@@ -130,7 +124,7 @@ template <class Emit> std::string with_short_numbers(const std::string& text, Em
     }
     // the shown value of a piece with `digits` digits
     auto shown = [](const Piece& p, int digits) {
-        return p.shorten ? std::strtod(fmt_digits(p.value, digits).c_str(), nullptr) : p.value;
+        return p.shorten ? std::strtod(format_g(p.value, digits).c_str(), nullptr) : p.value;
     };
     int digits = 3;
     for (; digits < 17; ++digits) {
@@ -143,7 +137,7 @@ template <class Emit> std::string with_short_numbers(const std::string& text, Em
     }
     std::string out;
     for (const auto& p : pieces) {
-        if (p.shorten && (significant_digits(p.text) > digits || p.value == 0)) out += emit(fmt_digits(p.value, digits), p.text);
+        if (p.shorten && (significant_digits(p.text) > digits || p.value == 0)) out += emit(format_g(p.value, digits), p.text);
         else out += emit(p.text, std::string());
     }
     return out;

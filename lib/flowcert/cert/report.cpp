@@ -20,12 +20,12 @@ detail::ExactInterval exact_bounds(const Operand& op) {
     auto from_double = [](double v, detail::ExactBound& b, int nan_side) {
         if (std::isnan(v)) b.inf = nan_side;  // NaN: treat as unbounded on that side (sound)
         else if (std::isinf(v)) b.inf = v > 0 ? 1 : -1;
-        else b.q = mpq_class(v);              // exact
+        else b.q = Rational(v);              // exact
     };
     auto from_mpfr = [](mpfr_srcptr v, detail::ExactBound& b, int nan_side) {
         if (mpfr_nan_p(v)) b.inf = nan_side;
         else if (mpfr_inf_p(v)) b.inf = mpfr_sgn(v) > 0 ? 1 : -1;
-        else mpfr_get_q(b.q.get_mpq_t(), v);  // exact
+        else mpfr_get_q(b.q.backend().data(), v);  // exact
     };
     if (const auto* d = std::get_if<IntervalD>(&op.value())) {
         from_double(d->lower(), out.lo, -1);

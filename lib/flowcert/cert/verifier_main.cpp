@@ -36,6 +36,7 @@ namespace {
 struct CommandLine {
     std::string case_file, out_dir = ".", export_dir, sweep_points, sweep_out;
     long precision = 0;
+    int threads = 2;
     bool json_out = false, quiet = false, sweep_count = false;
     std::vector<std::string> sweep_merge;
 };
@@ -67,6 +68,8 @@ void add_options(CLI::App& app, CommandLine& cl, const VerifierSpec& spec) {
     app.add_option("--out", cl.out_dir, "directory for the certificate (JSON, HTML, Markdown)");
     app.add_option("--precision", cl.precision, "IntervalMp precision in bits (overrides the case)")
         ->check(CLI::Range(2L, 100000L));
+    app.add_option("--threads", cl.threads, "worker threads of the engines (default 2; the results do not depend on it)")
+        ->check(CLI::Range(1, 256));
     app.add_flag("--json", cl.json_out, "print the certificate JSON on stdout");
     app.add_flag("--quiet", cl.quiet, "no progress lines on stderr");
     {
@@ -309,6 +312,7 @@ int verifier_main(int argc, char** argv, const VerifierSpec& spec) {
     // 3. the body
     Progress progress(cl.quiet ? nullptr : &std::cerr, spec.name);
     Context ctx{*input, report, progress, bits, &driver};
+    ctx.threads = cl.threads;
     InstanceExport exported;
     if (!cl.export_dir.empty() && driver.mode != SweepMode::count && driver.mode != SweepMode::points)
         ctx.instance_export = &exported;

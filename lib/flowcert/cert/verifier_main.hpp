@@ -38,6 +38,7 @@ struct Context {
     long precision_bits;    // --precision, else the case's `precision`, else spec.default_precision_bits
     Precision precision() const { return Precision(precision_bits); }
     detail::SweepDriver* sweep_driver = nullptr;  // set by verifier_main (null: a direct run)
+    int threads = 2;        // --threads: worker threads of the engines (results never depend on it)
 
     // Runs the sweep declared by spec.sweep: the records of points 0..count-1 in index order,
     // each the JSON text fn(i) returned, parsed back (sweep.hpp). In a direct run fn is called for

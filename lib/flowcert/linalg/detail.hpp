@@ -47,6 +47,5 @@ inline IMatrixMp product(const IMatrixMp& A, const Eigen::MatrixXd& B, long bits
 std::optional<Eigen::MatrixXd> approximate_inverse(const Eigen::MatrixXd& M, std::string& why);
 
 // "%.3g" formatting for reason strings.
-std::string fmt_g(double x);
 
 }  // namespace flowcert::linalg::detail

@@ -99,7 +99,7 @@ KrawczykResult<I> krawczyk(const VectorFunction<I>& F, const JacobianFunction<I>
             out.box = std::move(Z);
             out.status = KrawczykStatus::unique_zero;
             out.reason = "K(X) ⊂ int(X) at iteration " + std::to_string(it) + " (||I - R J(X)||_inf <= " +
-                         detail::fmt_g(out.contraction_bound) + ")";
+                         format_g(out.contraction_bound, 3) + ")";
             return out;
         }
         IVector<I> Xn;
@@ -113,14 +113,14 @@ KrawczykResult<I> krawczyk(const VectorFunction<I>& F, const JacobianFunction<I>
             out.box = X;
             out.reason = "Krawczyk iteration stalled at iteration " + std::to_string(it) +
                          ": K(X) not inside int(X) and K(X) ∩ X = X (||I - R J(X)||_inf <= " +
-                         detail::fmt_g(out.contraction_bound) + "); try a smaller box";
+                         format_g(out.contraction_bound, 3) + "); try a smaller box";
             return out;
         }
         X = std::move(Xn);
     }
     out.box = X;
     out.reason = "K(X) not inside int(X) after " + std::to_string(opt.max_iterations) +
-                 " iterations (||I - R J(X)||_inf <= " + detail::fmt_g(out.contraction_bound) + ")";
+                 " iterations (||I - R J(X)||_inf <= " + format_g(out.contraction_bound, 3) + ")";
     return out;
 }
 
@@ -150,7 +150,7 @@ KrawczykResult<I> krawczyk_around(const VectorFunction<I>& F, const JacobianFunc
             out.uniqueness_box = std::move(Y);
             out.status = KrawczykStatus::unique_zero;
             out.reason = "K(Y) ⊂ int(Y) after " + std::to_string(it) + " inflation steps (||I - R J(Y)||_inf <= " +
-                         detail::fmt_g(out.contraction_bound) + ")";
+                         format_g(out.contraction_bound, 3) + ")";
             return out;
         }
         if (!all_bounded<I>(K)) {
@@ -162,7 +162,7 @@ KrawczykResult<I> krawczyk_around(const VectorFunction<I>& F, const JacobianFunc
     }
     out.box = X;
     out.reason = "epsilon-inflation failed: K(Y) not inside int(Y) after " + std::to_string(opt.max_iterations) +
-                 " steps (||I - R J(Y)||_inf <= " + detail::fmt_g(out.contraction_bound) + ")";
+                 " steps (||I - R J(Y)||_inf <= " + format_g(out.contraction_bound, 3) + ")";
     return out;
 }
 

@@ -40,18 +40,12 @@ std::optional<Eigen::MatrixXd> approximate_inverse(const Eigen::MatrixXd& M, std
     Eigen::PartialPivLU<Eigen::MatrixXd> lu(M);
     const double rc = lu.rcond();
     if (!(rc > static_cast<double>(n) * 0x1p-53)) {
-        why = "midpoint matrix numerically singular (reciprocal condition estimate " + fmt_g(rc) + ")";
+        why = "midpoint matrix numerically singular (reciprocal condition estimate " + format_g(rc, 3) + ")";
         return std::nullopt;
     }
     Eigen::MatrixXd R = lu.inverse();
     if (!R.allFinite()) { why = "midpoint matrix numerically singular (inverse overflowed)"; return std::nullopt; }
     return R;
-}
-
-std::string fmt_g(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", x);
-    return buf;
 }
 
 }  // namespace detail

@@ -5,14 +5,6 @@
 
 namespace flowcert::linalg {
 
-const char* to_string(QrStatus s) {
-    switch (s) {
-        case QrStatus::proven: return "proven";
-        case QrStatus::not_proven: return "not_proven";
-    }
-    return "unknown";
-}
-
 template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::MatrixXd& Q, long bits) {
     QrResult<I> out;
     const Eigen::Index n = Q.rows();
@@ -27,7 +19,7 @@ template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::Matrix
     const double delta = norm_inf_upper<I>(E);
     out.orthogonality_defect = delta;
     if (!(delta < 1)) {
-        out.reason = "||I - Q^T Q||_inf <= " + detail::fmt_g(delta) + " is not < 1";
+        out.reason = "||I - Q^T Q||_inf <= " + format_g(delta, 3) + " is not < 1";
         return out;
     }
     // Q^{-1} = (I + E) Q^T + F, |F_ij| <= delta^2 / (1 - delta) ||Q^T||_inf  (Neumann series).
@@ -43,8 +35,8 @@ template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::Matrix
     for (Eigen::Index j = 0; j < n; ++j)
         for (Eigen::Index i = 0; i < n; ++i) Qinv(i, j) = flowcert::inflate(Qinv(i, j), rho);
     out.Q_inverse = std::move(Qinv);
-    out.status = QrStatus::proven;
-    out.reason = "Neumann series with ||I - Q^T Q||_inf <= " + detail::fmt_g(delta);
+    out.status = ProofStatus::proven;
+    out.reason = "Neumann series with ||I - Q^T Q||_inf <= " + format_g(delta, 3);
     return out;
 }
 

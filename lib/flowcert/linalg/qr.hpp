@@ -22,12 +22,10 @@
 
 namespace flowcert::linalg {
 
-enum class QrStatus { not_proven, proven };
-const char* to_string(QrStatus s);
 
 template <Interval I>
 struct QrResult {
-    QrStatus status = QrStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     Eigen::MatrixXd Q_double;  // the (approximately orthogonal) Q, exact doubles
     IMatrix<I> Q;              // the same matrix as exact point intervals

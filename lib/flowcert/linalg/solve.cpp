@@ -6,14 +6,6 @@
 
 namespace flowcert::linalg {
 
-const char* to_string(SolveStatus s) {
-    switch (s) {
-        case SolveStatus::proven: return "proven";
-        case SolveStatus::not_proven: return "not_proven";
-    }
-    return "unknown";
-}
-
 namespace {
 
 // Y = X widened entrywise by rel * width + abs [Rump 1994, Sec. 3 (epsilon-inflation)].
@@ -85,16 +77,16 @@ SolveMatrixResult<I> solve_impl(const IMatrix<I>& A, const IMatrix<I>& B, const 
                 Xn = std::move(T);
             }
             out.X = xt + Xn;
-            out.status = SolveStatus::proven;
+            out.status = ProofStatus::proven;
             out.reason = "Krawczyk inclusion z + C Y ⊂ int(Y) holds (||I - R A||_inf <= " +
-                         detail::fmt_g(out.contraction_bound) + ", " + std::to_string(k) + " inflation steps)";
+                         format_g(out.contraction_bound, 3) + ", " + std::to_string(k) + " inflation steps)";
             return out;
         }
         X = std::move(Xn);
     }
     out.reason = "Krawczyk contraction failed: z + C Y not inside int(Y) after " +
                  std::to_string(opt.max_inflations) + " inflation steps (||I - R A||_inf <= " +
-                 detail::fmt_g(out.contraction_bound) +
+                 format_g(out.contraction_bound, 3) +
                  (out.contraction_bound >= 1 ? ", >= 1: A is too wide or too ill-conditioned)" : ")");
     return out;
 }
@@ -110,7 +102,7 @@ SolveResult<I> verified_solve(const IMatrix<I>& A, const IVector<I>& b, const So
     out.reason = std::move(m.reason);
     out.contraction_bound = m.contraction_bound;
     out.inflations = m.inflations;
-    if (m.status == SolveStatus::proven) out.x = m.X.col(0);
+    if (m.status == ProofStatus::proven) out.x = m.X.col(0);
     return out;
 }
 

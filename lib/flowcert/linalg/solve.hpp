@@ -28,8 +28,6 @@
 
 namespace flowcert::linalg {
 
-enum class SolveStatus { not_proven, proven };
-const char* to_string(SolveStatus s);
 
 struct SolveOptions {
     int max_inflations = 12;    // epsilon-inflation steps before giving up
@@ -41,7 +39,7 @@ struct SolveOptions {
 
 template <Interval I>
 struct SolveResult {
-    SolveStatus status = SolveStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     // When proven: for every A in A and b in b the unique solution of A x = b lies in x
     // (matrix version: every column). Otherwise empty.
@@ -51,7 +49,7 @@ struct SolveResult {
 };
 template <Interval I>
 struct SolveMatrixResult {
-    SolveStatus status = SolveStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     IMatrix<I> X;  // when proven: A^{-1} B ⊆ X for every A in A, B in B
     double contraction_bound = 0;

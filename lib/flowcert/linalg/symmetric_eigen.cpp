@@ -8,14 +8,6 @@
 
 namespace flowcert::linalg {
 
-const char* to_string(EigenStatus s) {
-    switch (s) {
-        case EigenStatus::proven: return "proven";
-        case EigenStatus::not_proven: return "not_proven";
-    }
-    return "unknown";
-}
-
 namespace {
 
 // Weyl step: for every symmetric member M of the symmetric-closed interval matrix B,
@@ -61,7 +53,7 @@ template <Interval I> EigenResult<I> symmetric_eigenvalues(const IMatrix<I>& A0)
             A(i, j) = c;
             A(j, i) = c;
         }
-    if (n == 0) { out.status = EigenStatus::proven; out.reason = "empty matrix"; return out; }
+    if (n == 0) { out.status = ProofStatus::proven; out.reason = "empty matrix"; return out; }
 
     // 2. Approximate eigenvectors of the midpoint (NOT rigorous; need not be).
     Eigen::MatrixXd M = mid<I>(A);
@@ -93,9 +85,9 @@ template <Interval I> EigenResult<I> symmetric_eigenvalues(const IMatrix<I>& A0)
             out.orthogonality_defect = delta;
             out.residual_bound = e;
             out.used_fallback = false;
-            out.status = EigenStatus::proven;
-            out.reason = "Weyl + Ostrowski on X^T A X: ||E||_2 <= " + detail::fmt_g(e) + ", ||X^T X - I||_2 <= " +
-                         detail::fmt_g(delta);
+            out.status = ProofStatus::proven;
+            out.reason = "Weyl + Ostrowski on X^T A X: ||E||_2 <= " + format_g(e, 3) + ", ||X^T X - I||_2 <= " +
+                         format_g(delta, 3);
             return out;
         }
     }
@@ -104,19 +96,19 @@ template <Interval I> EigenResult<I> symmetric_eigenvalues(const IMatrix<I>& A0)
     out.eigenvalues = weyl_enclosures<I>(A, e);
     out.residual_bound = e;
     out.used_fallback = true;
-    out.status = EigenStatus::proven;
-    out.reason = "fallback (eigenvector step failed): Weyl on A with ||A - diag(A)||_2 <= " + detail::fmt_g(e);
+    out.status = ProofStatus::proven;
+    out.reason = "fallback (eigenvector step failed): Weyl on A with ||A - diag(A)||_2 <= " + format_g(e, 3);
     return out;
 }
 
 template <Interval I> DefinitenessResult<I> certainly_positive_definite(const IMatrix<I>& A) {
     DefinitenessResult<I> out;
     const EigenResult<I> er = symmetric_eigenvalues<I>(A);
-    if (er.status != EigenStatus::proven) { out.reason = "eigenvalue enclosure failed: " + er.reason; return out; }
+    if (er.status != ProofStatus::proven) { out.reason = "eigenvalue enclosure failed: " + er.reason; return out; }
     if (er.eigenvalues.empty()) { out.reason = "empty matrix"; return out; }
     out.lambda_min = er.eigenvalues.front();
     if (certainly_positive(out.lambda_min)) {
-        out.status = EigenStatus::proven;
+        out.status = ProofStatus::proven;
         out.reason = "lambda_min >= " + lower_string(out.lambda_min, 6) + " > 0";
     } else {
         out.reason = "lambda_min enclosure " + to_string(out.lambda_min, 6) + " is not certainly positive";
@@ -128,7 +120,7 @@ template <Interval I> I lambda_max_enclosure(const IMatrix<I>& A) {
     if (A.rows() != A.cols() || A.rows() == 0) throw std::invalid_argument("lambda_max_enclosure: need a nonempty square matrix");
     if (!all_bounded<I>(A)) throw std::invalid_argument("lambda_max_enclosure: unbounded entries");
     const EigenResult<I> er = symmetric_eigenvalues<I>(A);
-    if (er.status == EigenStatus::proven) return er.eigenvalues.back();
+    if (er.status == ProofStatus::proven) return er.eigenvalues.back();
     throw std::invalid_argument("lambda_max_enclosure: " + er.reason);
 }
 

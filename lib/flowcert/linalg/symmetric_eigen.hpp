@@ -32,12 +32,10 @@
 
 namespace flowcert::linalg {
 
-enum class EigenStatus { not_proven, proven };
-const char* to_string(EigenStatus s);
 
 template <Interval I>
 struct EigenResult {
-    EigenStatus status = EigenStatus::not_proven;
+    ProofStatus status = ProofStatus::not_proven;
     std::string reason = "not run";
     // When proven: for every symmetric A in A, its k-th smallest eigenvalue (counted with
     // multiplicity) lies in eigenvalues[k], k = 0..n-1. The intervals are sorted by their
@@ -54,7 +52,7 @@ template <Interval I> EigenResult<I> symmetric_eigenvalues(const IMatrix<I>& A);
 
 template <Interval I>
 struct DefinitenessResult {
-    EigenStatus status = EigenStatus::not_proven;  // proven = every symmetric member is positive definite
+    ProofStatus status = ProofStatus::not_proven;  // proven = every symmetric member is positive definite
     std::string reason = "not run";
     I lambda_min;  // enclosure of the smallest eigenvalue over the symmetric members (when computed)
 };

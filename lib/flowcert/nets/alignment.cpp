@@ -23,20 +23,6 @@ bool same_direction(const QVec& a, const QVec& b) { return cross(a, b).sign() ==
 
 }  // namespace
 
-Rational parse_rational_string(const std::string& s) {
-    mpq_t q;
-    mpq_init(q);
-    if (auto err = parse_rational(s, q)) {
-        mpq_clear(q);
-        throw std::invalid_argument("'" + s + "': " + *err);
-    }
-    Rational r(q);
-    mpq_clear(q);
-    return r;
-}
-
-IntervalMp enclose(const Rational& q, long bits) { return IntervalMp::from_decimal(q.str(), Precision(bits)); }
-
 Rational cross(const QVec& a, const QVec& b) { return a[0] * b[1] - a[1] * b[0]; }
 QVec rot90(const QVec& a) { return {-a[1], a[0]}; }
 bool is_zero(const QVec& a) {

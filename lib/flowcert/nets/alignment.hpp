@@ -28,7 +28,6 @@
 
 namespace flowcert::nets {
 
-using Rational = boost::multiprecision::mpq_rational;
 using QVec = std::vector<Rational>;
 
 // The exact data at theta = 0.
@@ -50,10 +49,6 @@ Rational cross(const QVec& a, const QVec& b);  // a_1 b_2 - a_2 b_1 (d = 2)
 QVec rot90(const QVec& a);                      // J a, counter-clockwise by pi/2 (d = 2)
 bool is_zero(const QVec& a);
 QVec neg(const QVec& a);
-// A decimal or rational string as an exact rational; std::invalid_argument if it is not a number.
-Rational parse_rational_string(const std::string& s);
-// The tight outward enclosure of an exact rational at `bits` bits.
-IntervalMp enclose(const Rational& q, long bits);
 // Gauss-Jordan elimination over the rationals: x with A x = b; false if A is singular.
 bool solve_exact(std::vector<QVec> A, QVec b, QVec& x);
 // A(w) = (sign <w, x_k>)_k with sign(0) = 0 [BF2025, Sec. 3].

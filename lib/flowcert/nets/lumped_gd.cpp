@@ -17,16 +17,6 @@
 
 namespace flowcert::nets {
 
-std::string to_string(LumpedGdStatus s) {
-    switch (s) {
-        case LumpedGdStatus::not_run: return "not_run";
-        case LumpedGdStatus::completed: return "completed";
-        case LumpedGdStatus::invalid_input: return "invalid_input";
-        case LumpedGdStatus::diverged: return "diverged";
-    }
-    return "unknown";
-}
-
 namespace {
 
 constexpr std::size_t kMaxMoment = 15;  // moment_size(4)
@@ -182,7 +172,7 @@ struct LohnerMoment {
             auto qr = linalg::orthogonal_basis<IntervalD>(A, 53);
             Q = Eigen::MatrixXd::Identity(n, n);
             Qinv = linalg::identity<IntervalD>(n, 53);
-            if (qr.status == linalg::QrStatus::proven) {
+            if (qr.status == ProofStatus::proven) {
                 Q = qr.Q_double;
                 Qinv = qr.Q_inverse;
             }
@@ -286,7 +276,7 @@ public:
 
 private:
     void fail(const std::string& why) {
-        res_.status = LumpedGdStatus::diverged;
+        res_.status = GdStatus::diverged;
         res_.reason = why;
     }
     IntervalD z_of(const IntervalD* th, std::size_t k) const {
@@ -701,7 +691,7 @@ LumpedGdResult lumped_gd(const TwoLayerModel<IntervalD>& model, const TwoLayerPa
                          const LumpedGdOptions& options, const GdObserver& observe) {
     LumpedGdResult res;
     auto bad = [&](const std::string& why) {
-        res.status = LumpedGdStatus::invalid_input;
+        res.status = GdStatus::invalid_input;
         res.reason = why;
         return res;
     };
@@ -715,7 +705,7 @@ LumpedGdResult lumped_gd(const TwoLayerModel<IntervalD>& model, const TwoLayerPa
         if (t > options.iterations) return bad("snapshot iteration " + std::to_string(t) + " after the last iteration");
     res.theta = theta0;
     Run(model, step, options, observe, res).run();
-    if (res.status == LumpedGdStatus::not_run) res.status = LumpedGdStatus::completed;
+    if (res.status == GdStatus::not_run) res.status = GdStatus::completed;
     return res;
 }
 

@@ -34,6 +34,7 @@
 
 #include <flowcert/interval.hpp>
 #include <flowcert/nets/two_layer.hpp>
+#include <flowcert/nets/two_layer_gd.hpp>  // GdStatus
 
 #include <cstddef>
 #include <functional>
@@ -42,8 +43,6 @@
 
 namespace flowcert::nets {
 
-enum class LumpedGdStatus { not_run, completed, invalid_input, diverged };
-std::string to_string(LumpedGdStatus s);
 
 // Where a neuron is when the run ends.
 enum class GdNeuronRole { lumped, frozen, individual };
@@ -106,7 +105,7 @@ struct LumpedGdStats {
 };
 
 struct LumpedGdResult {
-    LumpedGdStatus status = LumpedGdStatus::not_run;
+    GdStatus status = GdStatus::not_run;
     std::string reason;
     std::size_t iterations_done = 0;
     // theta_N, every neuron's box; for a neuron with maybe_frozen set, the true theta_N is in its box or the

@@ -297,7 +297,7 @@ GdStepStatus SquareNetGd::step() {
         const IMatrixD A = linalg::mul_midrad(J, frame_.B);
         const Eigen::VectorXd centre_new = linalg::mid<IntervalD>(Fc);
         const linalg::QrResult<IntervalD> qr = linalg::orthogonal_basis<IntervalD>(linalg::mid<IntervalD>(A));
-        if (qr.status != linalg::QrStatus::proven) {
+        if (qr.status != ProofStatus::proven) {
             reason_ = "Q^{-1} of the Lohner frame not proven (" + qr.reason + ")";
             return GdStepStatus::failed;
         }

@@ -19,6 +19,7 @@ namespace flowcert::nets {
 // [gamma, 1], which covers PyTorch's sigma'(0) = 0 for ReLU), in the per-neuron form
 // w+ = w + step a D, a+ = a + step <w, D> with one common D in the set [BF2025, eq. (6)].
 // Balancedness drift per step, exactly: (a+)^2 - |w+|^2 - (a^2 - |w|^2) = step^2 (<w,D>^2 - a^2 |D|^2).
+// The outcome of a rigorous GD run (this per-neuron iteration and the lumped one of lumped_gd.hpp).
 enum class GdStatus { not_run, completed, invalid_input, diverged };
 std::string to_string(GdStatus s);
 

@@ -48,8 +48,6 @@ const char* to_string(StepKind k) {
 }
 
 namespace {
-
-using detail::fmt;
 using detail::LohnerSet;
 using detail::Mat;
 using detail::Outcome;
@@ -160,7 +158,7 @@ public:
                     break;
                 }
                 if (h < opt_.min_step) {
-                    o.reason += " (step size reduced below the minimum " + fmt(opt_.min_step) + ")";
+                    o.reason += " (step size reduced below the minimum " + format_g(opt_.min_step) + ")";
                     return fail(o.status, o.reason, X, res);
                 }
                 // the budgets bound the rejections too, not only the accepted steps
@@ -188,10 +186,10 @@ private:
     Outcome budget(const Result<I>& res) const {
         if (res.steps >= opt_.max_steps)
             return {Status::step_limit, "the step budget (" + std::to_string(opt_.max_steps) +
-                                            " steps) was used up at t = " + fmt(mid(t_))};
+                                            " steps) was used up at t = " + format_g(mid(t_))};
         if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > opt_.max_seconds)
-            return {Status::time_limit, "the wall-time budget (" + fmt(opt_.max_seconds) +
-                                            " s) was used up at t = " + fmt(mid(t_))};
+            return {Status::time_limit, "the wall-time budget (" + format_g(opt_.max_seconds) +
+                                            " s) was used up at t = " + format_g(mid(t_))};
         return {};
     }
 
@@ -295,7 +293,7 @@ private:
                 h = finite_step(last ? upper(remaining) : h) * 0.5;
                 if (h < opt_.min_step)
                     return fail(o.status, o.reason + " (hull step through a kink below the minimum step " +
-                                              fmt(opt_.min_step) + ")", X, res);
+                                              format_g(opt_.min_step) + ")", X, res);
                 continue;
             }
             accept(hI, last, stop, stop_index, res);
@@ -324,8 +322,8 @@ private:
             const double added = upper(hI) * width(F[i]);
             const double allowed = std::max(opt_.remainder_factor * tol_ * std::max(1.0, mag(X[i])), 0.05 * width(X[i]));
             if (!(added <= allowed))
-                return {Status::remainder_too_wide, "the hull step widens " + names_[i] + " by " + fmt(added) +
-                                                        " > " + fmt(allowed) + " at h = " + fmt(upper(hI))};
+                return {Status::remainder_too_wide, "the hull step widens " + names_[i] + " by " + format_g(added) +
+                                                        " > " + format_g(allowed) + " at h = " + format_g(upper(hI))};
         }
         Vec<I> c1(n);
         for (int i = 0; i < n; ++i) c1[i] = point_mid(S_.c[i] + hI * F[i]);
@@ -362,7 +360,7 @@ private:
 
     Outcome fail(Status s, std::string reason, const Vec<I>& X, Result<I>& res) {
         res.offending_set = to_std<I>(X);
-        return {s, std::move(reason) + " at t = " + fmt(mid(t_))};
+        return {s, std::move(reason) + " at t = " + format_g(mid(t_))};
     }
 
     // Step size from the last two Taylor terms at the centre, as in CAPD's last-terms step

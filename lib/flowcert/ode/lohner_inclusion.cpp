@@ -284,7 +284,7 @@ LohnerStepResult lohner_inclusion_step(taylor::TaylorEvaluator<IntervalD>& ev, c
     const IMatrixD AB = linalg::mul(AT, exact_matrix(set.B));
     const auto qr = linalg::orthogonal_basis<IntervalD>(midpoints(AB));
     IMatrixD Binv;
-    if (qr.status == linalg::QrStatus::proven) {
+    if (qr.status == ProofStatus::proven) {
         out.B = qr.Q_double;
         Binv = qr.Q_inverse;
     } else {  // keep going without re-orthogonalization (valid, only wider)

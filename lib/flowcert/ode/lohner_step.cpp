@@ -9,12 +9,6 @@
 
 namespace flowcert::ode::detail {
 
-std::string fmt(double x) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%g", x);
-    return b;
-}
-
 Status from_eval(taylor::EvalStatus s) {
     switch (s) {
         case taylor::EvalStatus::ok: return Status::ok;
@@ -36,7 +30,7 @@ void lohner_basis(Eigen::MatrixXd M, const std::vector<double>& weight, long bit
         if (norm > 0) M.col(j) *= std::max(weight[j] / norm, 1e-200);
     }
     auto qr = linalg::orthogonal_basis<I>(M, bits);
-    if (qr.status == linalg::QrStatus::proven) {
+    if (qr.status == ProofStatus::proven) {
         Q = std::move(qr.Q);
         Qinv = std::move(qr.Q_inverse);
     } else {
@@ -142,7 +136,7 @@ Outcome StepKernel<I>::a_priori(const I& hI, Vec<I>& Y, Vec<I>& Z, bool search) 
         return {};
     });
     if (o.status == Status::no_a_priori_enclosure)
-        o.reason = "the high-order enclosure test failed for h = " + fmt(upper(hI));
+        o.reason = "the high-order enclosure test failed for h = " + format_g(upper(hI));
     return o;
 }
 
@@ -167,8 +161,8 @@ Outcome StepKernel<I>::remainder(const I& hI, const Vec<I>& X, Vec<I>& rem, bool
         // it scales as h^{p+1} (the a priori set shrinks too, so this is a safe guess)
         const double shrink = std::clamp(0.9 * std::pow(worst, -1.0 / (p + 1)), 0.1, 0.9);
         return {Status::remainder_too_wide,
-                "the Lagrange remainder of " + names_[worst_i] + " is " + fmt(mag(rem[worst_i])) + " > " +
-                    fmt(allowed) + " at h = " + fmt(upper(hI)),
+                "the Lagrange remainder of " + names_[worst_i] + " is " + format_g(mag(rem[worst_i])) + " > " +
+                    format_g(allowed) + " at h = " + format_g(upper(hI)),
                 shrink};
     }
     return {};
@@ -318,7 +312,7 @@ Outcome StepKernel<I>::hull_a_priori(const I& hI, const Vec<I>& X, Vec<I>& Y, Ve
         return {};
     });
     if (o.status == Status::no_a_priori_enclosure)
-        o.reason = "the hull step's enclosure test failed for h = " + fmt(upper(hI));
+        o.reason = "the hull step's enclosure test failed for h = " + format_g(upper(hI));
     return o;
 }
 

@@ -25,7 +25,6 @@ template <class I> I point_mid(const I& x) { return linalg::mid_point_of(x); }
 template <class I> std::span<const I> span(const Vec<I>& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 template <class I> std::vector<I> to_std(const Vec<I>& v) { return {v.data(), v.data() + v.size()}; }
 
-std::string fmt(double x);  // %g, for messages
 Status from_eval(taylor::EvalStatus s);
 inline bool strictly_inside(const IntervalD& z, const IntervalD& y) { return y.lower() < z.lower() && z.upper() < y.upper(); }
 inline bool strictly_inside(const IntervalMp& z, const IntervalMp& y) { return mpfi_is_strictly_inside(z.get(), y.get()) > 0; }

@@ -206,7 +206,7 @@ Revalidation<I> run(const taylor::VectorField& field, const std::vector<I>& para
             for (int a = 0; a < n; ++a)
                 for (int b = 0; b < n; ++b) Bd(a, b) = lower(rec.B[static_cast<std::size_t>(a) * n + b]);
             auto qr = linalg::enclose_orthogonal_inverse<I>(Bd, bits);  // B^{-1} enclosed anew, never read
-            if (qr.status != linalg::QrStatus::proven)
+            if (qr.status != ProofStatus::proven)
                 return fail(j, Status::invalid_input, "the inverse of its basis B is not enclosed: " + qr.reason);
             if (Outcome o = kernel.represent(img, R0, S.R, c1, from_row_major(rec.C, n), std::move(qr.Q),
                                              std::move(qr.Q_inverse), next);

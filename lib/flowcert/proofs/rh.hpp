@@ -5,6 +5,7 @@
 
 #include <flowcert/proofs/rh/all_instances.hpp>
 #include <flowcert/proofs/rh/box.hpp>
+#include <flowcert/proofs/rh/box_affine.hpp>
 #include <flowcert/proofs/rh/concentration.hpp>
 #include <flowcert/proofs/rh/gap.hpp>
 #include <flowcert/proofs/rh/orthogonal_model.hpp>

@@ -1,6 +1,5 @@
 // flowcert/taylor/expr.cpp -- building the expression DAG of a vector field.
 #include <flowcert/taylor.hpp>
-#include <flowcert/taylor/field_transforms.hpp>  // copy_dag
 
 #include <flowcert/interval.hpp>
 

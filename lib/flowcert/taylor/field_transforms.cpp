@@ -1,6 +1,6 @@
 // flowcert/taylor/field_transforms.cpp -- DAG copies, the difference system, the restriction to {x_z = 0} and the
 // structural vanishing analysis; see field_transforms.hpp.
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 #include <flowcert/interval.hpp>
 

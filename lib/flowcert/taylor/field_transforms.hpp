@@ -17,11 +17,14 @@
 //      -a, sqr a, sqrt a, sin a, atan a, relu a    vanish if a vanishes   (they map 0 to 0)
 //      exp, log, cos   never (exp 0 = cos 0 = 1; log 0 undefined)
 //    The analysis is sufficient, not necessary: "does not vanish" means "not proven to vanish".
-// The time-reversed field x' = -f(x) is taylor::reversed (expr.hpp). Included by path (not through the umbrella
-// <flowcert/taylor.hpp>, which it includes).
+// The time-reversed field x' = -f(x) is taylor::reversed (expr.hpp). Part of <flowcert/taylor.hpp>.
 #pragma once
 
-#include <flowcert/taylor.hpp>
+#if !defined(FLOWCERT_TAYLOR_INTERNAL)
+#error "include <flowcert/taylor.hpp>, not the internal headers"
+#endif
+
+#include "expr.hpp"
 
 #include <string>
 #include <vector>

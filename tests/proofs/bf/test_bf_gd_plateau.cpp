@@ -21,7 +21,7 @@ const IntervalD kC = IntervalD(1) / IntervalD(3);
 
 std::vector<IntervalD> enclose_all(const nets::QVec& v) {
     std::vector<IntervalD> out;
-    for (const auto& q : v) out.push_back(to_interval_d(nets::enclose(q, 128)));
+    for (const auto& q : v) out.push_back(to_interval_d(flowcert::enclose(q, 128)));
     return out;
 }
 // one observation: outputs h (exact rationals), all of them unlumped (q = h), or all from the lumped class (q = 0)
@@ -32,8 +32,8 @@ void observe(bfp::GdPlateauTracker& tr, std::size_t t, const nets::QVec& h, bool
     const std::vector<IntervalD> zero(h.size(), IntervalD(0));
     tr.add(nets::GdIterationView{t, R, lumped ? zero : H, lumped});
 }
-nets::Rational excess(const nets::QVec& h) {  // L(h) - L*, exactly
-    nets::Rational L = 0;
+flowcert::Rational excess(const nets::QVec& h) {  // L(h) - L*, exactly
+    flowcert::Rational L = 0;
     for (std::size_t k = 0; k < h.size(); ++k) L += (h[k] - kData.y[k]) * (h[k] - kData.y[k]);
     return L / 6 - kLs.loss_paper;
 }
@@ -44,10 +44,10 @@ TEST_CASE("the plateau bound is a lower bound of L - L* (exact rationals)", "[bf
     nets::RandomStream rs(7, "test.gd_plateau", 0);
     for (int i = 0; i < 200; ++i) {
         nets::QVec h;
-        for (int k = 0; k < 3; ++k) h.push_back(kLs.predictions[k] + nets::Rational(static_cast<long>(rs.gaussian() * 1e6), 10000000));
+        for (int k = 0; k < 3; ++k) h.push_back(kLs.predictions[k] + flowcert::Rational(static_cast<long>(rs.gaussian() * 1e6), 10000000));
         bfp::GdPlateauTracker tr(kLs, kC);
         observe(tr, 0, h);
-        CHECK(nets::Rational(tr.min_lower()) <= excess(h));
+        CHECK(flowcert::Rational(tr.min_lower()) <= excess(h));
     }
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("the plateau statement: proven at the least-squares fit, not at an int
     bfp::GdPlateauTracker tr(kLs, kC, {0, 1});
     observe(tr, 0, kLs.predictions, true);           // L = L*, h = X m_P: <r*, q> = 0 exactly
     nets::QVec above = kLs.predictions;
-    above[0] -= nets::Rational(1, 10);               // away from y_1: <r*, h> > 0
+    above[0] -= flowcert::Rational(1, 10);               // away from y_1: <r*, h> > 0
     observe(tr, 1, above);                           // L > L*
     CHECK(tr.loss_above_plateau().is_proven());
     CHECK(tr.recorded().size() == 2);
@@ -102,7 +102,7 @@ TEST_CASE("the plateau with kink neurons: the per-neuron form of <r*, q> proves 
         if (v.t >= 800) tr.add(v);  // from the plateau on (the loss is far above L* before; first observed below)
         if (v.t == 800) first_observed = tr.iterations();
     });
-    REQUIRE(res.status == nets::LumpedGdStatus::completed);
+    REQUIRE(res.status == nets::GdStatus::completed);
     for (int k : res.kink_sample) with_kinks += k == 2;
     REQUIRE(with_kinks >= 1);
     for (std::size_t j = 0; j < res.theta.m; ++j)
@@ -131,15 +131,15 @@ TEST_CASE("the plateau with kink neurons: the per-neuron form of <r*, q> proves 
 // |a| while (c/2) |r - r*|^2 = (c/2) |q|^2 is quadratic; with q known to 1e-6 (a box) L > L* is proven only through
 // the per-neuron form (its sign: a < 0, r*_3 < 0).
 TEST_CASE("the sign argument: L - L* >= c a r*_3 relu(-z_3) + (c/2) |q|^2 for a kink neuron (exact rationals)", "[bf][gd_plateau][kink]") {
-    const nets::Rational a(-1, 10000), w1(-1), w2(1, 10);
+    const flowcert::Rational a(-1, 10000), w1(-1), w2(1, 10);
     nets::QVec h, q;
-    const std::vector<nets::Rational> xs = {nets::Rational(-3, 4), nets::Rational(-1, 2), nets::Rational(1, 8)};
-    nets::Rational zk3 = 0;
+    const std::vector<flowcert::Rational> xs = {flowcert::Rational(-3, 4), flowcert::Rational(-1, 2), flowcert::Rational(1, 8)};
+    flowcert::Rational zk3 = 0;
     for (std::size_t k = 0; k < 3; ++k) {
-        const nets::Rational z = w1 * xs[k] + w2;
+        const flowcert::Rational z = w1 * xs[k] + w2;
         if (k < 2) REQUIRE(z > 0);
         if (k == 2) zk3 = z;
-        q.push_back(z > 0 ? a * z : nets::Rational(0));
+        q.push_back(z > 0 ? a * z : flowcert::Rational(0));
         h.push_back(kLs.predictions[k] + q.back());
     }
     REQUIRE(zk3 < 0);
@@ -148,12 +148,12 @@ TEST_CASE("the sign argument: L - L* >= c a r*_3 relu(-z_3) + (c/2) |q|^2 for a 
     // the outputs as an engine's boxes give them: q_k widened by 1e-6 (1 % of |a|); the pairing by 1 % of itself
     auto R = enclose_all(r), Q = enclose_all(q);
     for (auto& x : Q) x += IntervalD::bounds(-1e-6, 1e-6);
-    IntervalD pairing = to_interval_d(nets::enclose(a * kLs.residuals[2] * (-zk3), 128));  // a r*_3 relu(-z_3)
+    IntervalD pairing = to_interval_d(flowcert::enclose(a * kLs.residuals[2] * (-zk3), 128));  // a r*_3 relu(-z_3)
     pairing *= IntervalD::bounds(0.99, 1.01);
     REQUIRE(certainly_positive(pairing));
     bfp::GdPlateauTracker tr(kLs, kC);
     tr.add(nets::GdIterationView{0, R, Q, true, pairing});
-    CHECK(nets::Rational(tr.min_lower()) <= excess(h));  // a lower bound of the exact excess
+    CHECK(flowcert::Rational(tr.min_lower()) <= excess(h));  // a lower bound of the exact excess
     CHECK(tr.loss_above_plateau().is_proven());
     CHECK(tr.pairing_decisive() == 1);                   // <r*, q> as an enclosure straddles: only the sign argument proves it
     bfp::GdPlateauTracker without(kLs, kC);

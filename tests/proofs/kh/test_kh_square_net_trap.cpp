@@ -29,7 +29,7 @@ TEST_CASE("the one-neuron loss Hessian at p* is positive definite on the balance
     CHECK(certainly_positive(rh.lambda_min));
     // Without the restriction the orbit tangent (w, -2v) is a null vector: positive definiteness cannot be proven,
     // and H (w, -2v) encloses 0.
-    CHECK(linalg::certainly_positive_definite<IntervalD>(rh.hessian).status != linalg::EigenStatus::proven);
+    CHECK(linalg::certainly_positive_definite<IntervalD>(rh.hessian).status != ProofStatus::proven);
     const int d = data.input_dim();
     for (int k = 0; k <= d; ++k) {
         IntervalD acc(0);

@@ -9,7 +9,7 @@
 
 #include <flowcert/proofs/kh/theorem18_units.hpp>
 #include <flowcert/nets.hpp>
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;

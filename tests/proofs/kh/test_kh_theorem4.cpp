@@ -19,7 +19,7 @@
 #include "flowcert/nets.hpp"
 #include "flowcert/ode.hpp"
 #include <flowcert/proofs/kh/theorem4_limit_path.hpp>
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 using namespace flowcert;
 namespace pk = flowcert::proofs::kh;

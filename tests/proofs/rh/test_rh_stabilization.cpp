@@ -158,7 +158,7 @@ TEST_CASE("the limit is least squares on the active subset with the inactive coe
             for (size_t b = 0; b < S.size(); ++b) GS(a, b) = inst.G(S[a], S[b]);
         }
         const auto sol = linalg::verified_solve<IntervalD>(GS, rhs);
-        REQUIRE(sol.status == linalg::SolveStatus::proven);
+        REQUIRE(sol.status == ProofStatus::proven);
         for (size_t a = 0; a < S.size(); ++a) {
             IntervalD both;
             INFO(init << " sample " << S[a] << " " << to_string(sol.x(a)) << " vs " << to_string(pr.a_inf[0][S[a]]));

@@ -1,7 +1,6 @@
 // The plateau bound and the closed-cone classification of a GD run (gd_plateau.hpp).
 #include "flowcert/proofs/bf/gd_plateau.hpp"
 
-#include <flowcert/proofs/bf/format.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -11,7 +10,7 @@ namespace flowcert::proofs::bf {
 
 GdPlateauTracker::GdPlateauTracker(const LeastSquares& ls, const IntervalD& risk_weight, std::vector<std::size_t> record)
     : c_(risk_weight), record_(std::move(record)) {
-    for (const auto& r : ls.residuals) rstar_.push_back(to_interval_d(nets::enclose(r, 128)));
+    for (const auto& r : ls.residuals) rstar_.push_back(to_interval_d(enclose(r, 128)));
     std::sort(record_.begin(), record_.end());
 }
 
@@ -39,12 +38,11 @@ void GdPlateauTracker::add(const nets::GdIterationView& v) {
 }
 
 ProofResult GdPlateauTracker::loss_above_plateau() const {
-    using detail::fmt;
     if (count_ == 0) return ProofResult::not_proven("no iteration observed");
     if (first_negative_ != npos)
-        return ProofResult::not_proven("the lower bound of L - L* is " + fmt(min_lower_) + " < 0 at iteration " + std::to_string(argmin_) +
+        return ProofResult::not_proven("the lower bound of L - L* is " + format_g(min_lower_) + " < 0 at iteration " + std::to_string(argmin_) +
                                        " (first below 0: iteration " + std::to_string(first_negative_) + ")");
-    return ProofResult::proven("L(theta_t) - L* >= " + fmt(min_lower_) + " (its least lower bound, at iteration " + std::to_string(argmin_) +
+    return ProofResult::proven("L(theta_t) - L* >= " + format_g(min_lower_) + " (its least lower bound, at iteration " + std::to_string(argmin_) +
                                ") for all " + std::to_string(count_) + " iterations");
 }
 
@@ -62,7 +60,6 @@ double kink_ratio(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLa
 ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta,
                                   const std::vector<char>& maybe_frozen, const std::vector<int>& kink_sample,
                                   const std::vector<IntervalD>& kink_zeta, const IntervalD& kink_sine) {
-    using detail::fmt;
     ConeCounts out;
     const auto z = nets::preactivations(model, theta);
     const std::size_t n = model.n();
@@ -115,9 +112,9 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
                          " with a_j > 0), " + std::to_string(out.all_inactive) + " in the closed all-inactive cone" +
                          (out.maybe_frozen ? " (" + std::to_string(out.maybe_frozen) + " of them possibly frozen earlier in the all-inactive cone)" : "");
     if (out.kink)
-        counts += ", " + std::to_string(out.kink) + " in neither but within the angle asin(" + fmt(upper(kink_sine)) +
-                  ") of a kink face (active on every other sample; |z_jk*| / |w_j| <= " + fmt(out.kink_max_ratio) + ", |a_j| <= " +
-                  fmt(out.kink_max_a) + ", |theta_j| <= " + fmt(out.kink_max_theta) + " against max_j |theta_j| <= " + fmt(out.max_theta) + ")";
+        counts += ", " + std::to_string(out.kink) + " in neither but within the angle asin(" + format_g(upper(kink_sine)) +
+                  ") of a kink face (active on every other sample; |z_jk*| / |w_j| <= " + format_g(out.kink_max_ratio) + ", |a_j| <= " +
+                  format_g(out.kink_max_a) + ", |theta_j| <= " + format_g(out.kink_max_theta) + " against max_j |theta_j| <= " + format_g(out.max_theta) + ")";
     out.result = out.other == 0 ? ProofResult::proven(counts)
                                 : ProofResult::not_proven(counts + ", " + std::to_string(out.other) + " in neither on their boxes (first: " + first + ")");
     return out;
@@ -127,7 +124,7 @@ ConeCounts closed_cone_membership(const nets::TwoLayerModel<IntervalD>& model, c
 
 namespace flowcert::proofs::bf {
 ProofResult relu_half_square(const nets::TwoLayerSpec& spec) {
-    if (nets::parse_rational_string(spec.gamma) != 0) return ProofResult::disproven("leaky ReLU slope gamma = " + spec.gamma + " (the statements are for ReLU)");
+    if (parse_rational_string(spec.gamma) != 0) return ProofResult::disproven("leaky ReLU slope gamma = " + spec.gamma + " (the statements are for ReLU)");
     if (spec.loss != nets::LossKind::half_square) return ProofResult::disproven("logistic loss (the statements are for the square loss)");
     return ProofResult::proven("ReLU, half-square loss");
 }

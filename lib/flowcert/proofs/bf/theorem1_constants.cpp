@@ -11,15 +11,13 @@ using nets::Cones2;
 using nets::Cone2;
 using nets::Critical;
 using nets::QVec;
-using nets::Rational;
 using nets::SqrtRatio;
 using nets::compare;
 using nets::cross;
 using nets::decimal_string;
 using nets::dot;
 using nets::is_zero;
-using nets::parse_rational_string;
-IntervalMp to_mp(const Rational& q, long bits) { return nets::enclose(q, bits); }
+IntervalMp to_mp(const Rational& q, long bits) { return enclose(q, bits); }
 }  // namespace
 
 Theorem1Constants theorem1_constants(const AlignmentData& data, const Cones2& cones, long bits) {

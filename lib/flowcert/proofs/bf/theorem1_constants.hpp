@@ -19,7 +19,7 @@ struct Theorem1Constants {
     std::string no_saddle_reason;
     bool lemma2_independence = false;      // every family of <= 2 vectors d1l(0,y_k) x_k is independent
     bool lemma2_boundary = false;          // no sector's D_u on its boundary lines
-    nets::Rational D_max_sq, D_min_sq;     // exact squares
+    Rational D_max_sq, D_min_sq;     // exact squares
     IntervalMp D_max, D_min;
     // D_min of eq. (21) is a min over every u with 0 not in 𝔇_u, the cone u = 0 (w = 0) included. For ReLU
     // 0 is in 𝔇_0 (eta_k = 0), so the min over the other cones is D_min; for gamma > 0, 𝔇_0 is a zonotope
@@ -28,7 +28,7 @@ struct Theorem1Constants {
     bool D_min_complete = false;
     IntervalMp max_G, min_G;               // max and min of G on the circle
     bool alpha_plus_empty = true, alpha_minus_empty = true;
-    nets::Rational alpha_plus_sq, alpha_minus_sq;  // 1 - (max cos)^2, 1 - (min cos)^2 (eqs. (22)-(24))
+    Rational alpha_plus_sq, alpha_minus_sq;  // 1 - (max cos)^2, 1 - (min cos)^2 (eqs. (22)-(24))
     IntervalMp alpha_min;
     bool delta0_prime_empty = true, delta0_second_empty = true;
     IntervalMp delta0_prime, delta0_second, delta0;  // eq. (20)

@@ -8,7 +8,6 @@ namespace flowcert::proofs::bf {
 namespace {
 using nets::AlignmentData;
 using nets::QVec;
-using nets::Rational;
 using nets::SqrtRatio;
 using nets::cross;
 using nets::dot;

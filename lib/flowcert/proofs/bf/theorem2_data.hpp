@@ -20,8 +20,8 @@ struct LeastSquares {
     nets::QVec beta;          // beta* = (X^T X)^{-1} X^T y, exact
     nets::QVec predictions;   // x_k^T beta*
     nets::QVec residuals;     // x_k^T beta* - y_k
-    nets::Rational loss_paper;  // (1/(2n)) sum r^2
-    nets::Rational loss_code;   // (1/n) sum r^2
+    Rational loss_paper;  // (1/(2n)) sum r^2
+    Rational loss_code;   // (1/n) sum r^2
     nets::QVec D_star;          // (1/n) sum y_k x_k
 };
 LeastSquares least_squares(const nets::AlignmentData& data);
@@ -33,7 +33,7 @@ struct Assumption3 {
     bool shape_ok = false;       // n = 3, d = 2 and the eta-independent (strict) conditions hold
     bool wrong_shape = false;    // n != 3 or d != 2 (the assumption does not apply)
     std::string reason;
-    nets::Rational eta_min;      // the least eta for which the data satisfy Assumption 3
+    Rational eta_min;      // the least eta for which the data satisfy Assumption 3
 };
 Assumption3 check_assumption3(const nets::AlignmentData& data, const std::array<std::size_t, 3>& order = {0, 1, 2});
 

@@ -6,10 +6,8 @@
 namespace flowcert::proofs::bf {
 
 namespace {
-using nets::Rational;
 Rational cross(const nets::QVec& a, const nets::QVec& b) { return a[0] * b[1] - a[1] * b[0]; }
 IntervalD enclose(const Rational& q) { return IntervalD::from_decimal(q.str()); }
-IntervalD to_d(const IntervalMp& x) { return IntervalD::bounds(lower(x), upper(x)); }
 }  // namespace
 
 ThreePointOrder three_point_order(const nets::AlignmentData& data) {
@@ -89,12 +87,12 @@ ThreePointData three_point_data(const nets::AlignmentData& data, const LeastSqua
     for (std::size_t k = 0; k < 3; ++k)
         for (std::size_t l = 0; l < 3; ++l) t.gram[k][l] = t.X[k][0] * t.X[l][0] + t.X[k][1] * t.X[l][1];
     const Gram2 H = gram_over_n(data);
-    t.lambda_min = to_d(lambda_min(H, bits));
+    t.lambda_min = to_interval_d(lambda_min(H, bits));
     // leverages x_k^T H^{-1} x_k, H^{-1} = [[r, -q], [-q, p]] / det(H) (exact rationals, then enclosed)
     for (std::size_t k = 0; k < 3; ++k) {
         const auto& xk = data.x[k];
         const Rational lv = (H.r * xk[0] * xk[0] - 2 * H.q * xk[0] * xk[1] + H.p * xk[1] * xk[1]) / H.det();
-        t.lev[k] = to_d(IntervalMp::from_decimal(lv.str(), Precision(bits)));
+        t.lev[k] = to_interval_d(IntervalMp::from_decimal(lv.str(), Precision(bits)));
     }
     IntervalD bstar(0);
     for (const auto& bi : ls.beta) bstar += sqr(enclose(bi));

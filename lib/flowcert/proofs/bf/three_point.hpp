@@ -24,7 +24,7 @@ namespace flowcert::proofs::bf {
 struct ThreePointOrder {
     ProofResult geometry;                 // proven: pairwise positive correlation and a strict middle point
     std::array<std::size_t, 3> order{0, 1, 2};
-    nets::Rational alpha1, alpha3;        // x_middle = alpha1 x_order[0] + alpha3 x_order[2]
+    Rational alpha1, alpha3;        // x_middle = alpha1 x_order[0] + alpha3 x_order[2]
     bool identity() const { return order[0] == 0 && order[1] == 1 && order[2] == 2; }
 };
 ThreePointOrder three_point_order(const nets::AlignmentData& data);
@@ -34,8 +34,8 @@ nets::TwoLayerSpec reorder(const nets::TwoLayerSpec& spec, const std::array<std:
 
 // H = X^T X / n as exact rationals and lambda_min(H) = det(H) / lambda_max(H) (no cancellation).
 struct Gram2 {
-    nets::Rational p, q, r;  // H = [[p, q], [q, r]]
-    nets::Rational det() const { return p * r - q * q; }
+    Rational p, q, r;  // H = [[p, q], [q, r]]
+    Rational det() const { return p * r - q * q; }
 };
 Gram2 gram_over_n(const nets::AlignmentData& data);
 IntervalMp lambda_min(const Gram2& H, long bits);

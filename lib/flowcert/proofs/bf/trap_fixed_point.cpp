@@ -6,12 +6,10 @@
 
 #include "flowcert/proofs/bf/trap_steps.hpp"
 
-#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
 namespace {
-using detail::fmt;
 IntervalD point(double v) { return IntervalD::bounds(v, v); }
 }  // namespace
 
@@ -40,16 +38,16 @@ GammaChoice choose_gamma(const TrapBox& box) {
         const IntervalD g0i = point(g0);
         std::size_t jS = 0, jP = 0;
         const IntervalD mS = box.S().empty() ? IntervalD(0) : s_margin(box, g0i, &jS), mP = p_margin(box, g0i, &jP);
-        c.diagnostic = "Gamma search (step 7) found no fixed point Gamma*(Gamma) < Gamma. Gamma*(0) <= " + fmt(upper(gs0)) +
-                       "; at Gamma = " + fmt(g0) + ": Gamma*(Gamma) <= " + fmt(upper(gamma_star(box, g0i))) + ", S margin " +
-                       (box.S().empty() ? std::string("(no S neuron)") : fmt(lower(mS)) + " (neuron " + std::to_string(jS) + ")") +
-                       ", P margin " + fmt(lower(mP)) + " (neuron " + std::to_string(jP) + "), tau_S <= " +
-                       fmt(upper(s_crossing_time(box, g0i))) + ", tau_pin <= " + fmt(upper(pinning_time(box, g0i))) +
-                       "; step 6 terms: E(T) <= " + fmt(upper(box.E_T())) + ", A_min >= " + fmt(lower(a_min(box, g0i))) +
-                       ", q_max <= " + fmt(upper(q_max(box, g0i))) + ", |pi| <= " + fmt(upper(perturbation_norm(box, g0i))) +
+        c.diagnostic = "Gamma search (step 7) found no fixed point Gamma*(Gamma) < Gamma. Gamma*(0) <= " + format_g(upper(gs0)) +
+                       "; at Gamma = " + format_g(g0) + ": Gamma*(Gamma) <= " + format_g(upper(gamma_star(box, g0i))) + ", S margin " +
+                       (box.S().empty() ? std::string("(no S neuron)") : format_g(lower(mS)) + " (neuron " + std::to_string(jS) + ")") +
+                       ", P margin " + format_g(lower(mP)) + " (neuron " + std::to_string(jP) + "), tau_S <= " +
+                       format_g(upper(s_crossing_time(box, g0i))) + ", tau_pin <= " + format_g(upper(pinning_time(box, g0i))) +
+                       "; step 6 terms: E(T) <= " + format_g(upper(box.E_T())) + ", A_min >= " + format_g(lower(a_min(box, g0i))) +
+                       ", q_max <= " + format_g(upper(q_max(box, g0i))) + ", |pi| <= " + format_g(upper(perturbation_norm(box, g0i))) +
                        (box.Q().empty() ? std::string("")
                                         : "; " + std::to_string(box.Q().size()) + " Q neuron(s): " + negligible_premise(box, g0i).reason +
-                                              ", tail <= " + fmt(upper(negligible_tail(box, g0i))));
+                                              ", tail <= " + format_g(upper(negligible_tail(box, g0i))));
     }
     return c;
 }

@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
@@ -17,7 +16,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 IntervalD point(double v) { return IntervalD::bounds(v, v); }
 IntervalD infinite_bound() { return IntervalD::bounds(0.0, kInf); }
 IntervalD nonneg_upper(const IntervalD& x) { return IntervalD::bounds(0.0, std::max(0.0, upper(x))); }
-using detail::fmt;
 }  // namespace
 
 IntervalD weight_drift(const IntervalD& s, const IntervalD& b, const IntervalD& G) {
@@ -185,14 +183,14 @@ ProofResult pinning_premise(const TrapBox& box, const IntervalD& G) {
             ++n_no_speed;
         }
         if (upper(nn.zpos) > 0 && !certainly_positive(nn.speed) && !std::isfinite(pinning_time_shrinking(box, q, G)))
-            return ProofResult::not_proven("neuron " + std::to_string(nn.index) + ": z_jk(T)^+ <= " + fmt(upper(nn.zpos)) +
-                                           ", |P_perp w|^2 + (a^2 - |w|^2)(0) not > 0 and |a_j(T)| >= " + fmt(lower(nn.a_lo)) +
+            return ProofResult::not_proven("neuron " + std::to_string(nn.index) + ": z_jk(T)^+ <= " + format_g(upper(nn.zpos)) +
+                                           ", |P_perp w|^2 + (a^2 - |w|^2)(0) not > 0 and |a_j(T)| >= " + format_g(lower(nn.a_lo)) +
                                            " does not outlast the pinning (step 2', A0^2 > 2 B Z fails or r_k not certainly < 0)");
     }
     return ProofResult::proven(
         (have_speed ? "|a_j(t)| >= sqrt(|P_perp w_j(T)|^2 + (a_j^2 - |w_j|^2)(0)) >= " + to_string(min_speed, 6) : std::string("no Lemma 1 bound")) +
         (n_no_speed ? "; " + std::to_string(n_no_speed) + " neuron(s) by step 2' (|a_j| >= |a_j(T)| - B (t - T))" : std::string("")) +
-        "; tau_pin <= " + fmt(upper(pinning_time(box, G))));
+        "; tau_pin <= " + format_g(upper(pinning_time(box, G))));
 }
 
 // ---- step 3 ---------------------------------------------------------------------------------------
@@ -295,7 +293,7 @@ ProofResult negligible_premise(const TrapBox& box, const IntervalD& G) {
     for (std::size_t i : {std::size_t(0), std::size_t(2)})
         if (!certainly_positive(residual_margin(box, i, G)))
             return ProofResult::not_proven("r_" + std::to_string(i + 1) + "(t) not certainly < 0 in the region: sup <= " +
-                                           fmt(upper(residual_bound(box, i, G))));
+                                           format_g(upper(residual_bound(box, i, G))));
     return ProofResult::proven("r_1, r_3 < 0 and r*_2 > 0 for all t >= T in the region");
 }
 

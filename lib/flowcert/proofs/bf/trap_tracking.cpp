@@ -4,12 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "flowcert/proofs/bf/format.hpp"
 
 namespace flowcert::proofs::bf {
 
 namespace {
-using detail::fmt;
 }  // namespace
 
 std::size_t one_sample_of(const IntervalD& a, const std::array<IntervalD, 3>& z) {
@@ -97,8 +95,8 @@ TrapNeuron TubeTracker::neuron_at_T(std::size_t j, const IntervalD& a, const Int
     if (c.cls == NeuronClass::unclassified) {
         tn.note = "neuron " + std::to_string(j) + ": a = " + to_string(a, 6) + ", z = (" + to_string(z[0], 6) + ", " +
                   to_string(z[1], 6) + ", " + to_string(z[2], 6) + ")" +
-                  (nt.on ? ", N_" + std::to_string(nt.k + 1) + " since t = " + fmt(nt.t) + " but r_" + std::to_string(nt.k + 1) +
-                               " not certainly < 0 up to t = " + fmt(signs_.last_not_negative[nt.k])
+                  (nt.on ? ", N_" + std::to_string(nt.k + 1) + " since t = " + format_g(nt.t) + " but r_" + std::to_string(nt.k + 1) +
+                               " not certainly < 0 up to t = " + format_g(signs_.last_not_negative[nt.k])
                          : "");
         return tn;
     }

@@ -1,7 +1,6 @@
 // The proof steps of kh/first_saddle [KH2025, Cor. 5/6/11/12]; see first_saddle.hpp.
 #include "flowcert/proofs/kh/first_saddle.hpp"
 
-#include <flowcert/proofs/kh/format.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +10,6 @@ namespace flowcert::proofs::kh {
 
 namespace la = flowcert::linalg;
 using namespace flowcert::nets;
-
-using detail::fmt;
 
 OneBlockSupport single_block_support(const ZeroPattern<IntervalD>& zp, int P, int d, int block) {
     bool one_block = zp.status == ProofStatus::proven && zp.inside_uniqueness_box &&
@@ -132,7 +129,7 @@ LossStationaryPoint prove_loss_stationary_point(const HomogeneousModel<IntervalD
     for (int j = 0; j < P; ++j) x0(j) = IntervalD::exact(mid(pstar[j]));
     auto kr = la::krawczyk_around<IntervalD>(F, J, x0);
     bool kok = kr.status == la::KrawczykStatus::unique_zero;
-    std::string kwhy = kr.reason + " (||I - R J||_inf <= " + fmt(kr.contraction_bound) + ")";
+    std::string kwhy = kr.reason + " (||I - R J||_inf <= " + format_g(kr.contraction_bound) + ")";
     if (!kok) {
         // Degenerate stationary points (L > 2: the Hessian vanishes on the zero blocks, which enter L only through
         // products of >= 2 zeros): Krawczyk in the support S with w_Z fixed to exact 0, plus grad_Z L = [0, 0]
@@ -219,7 +216,7 @@ StationaryOrder stationary_order(const nets::HomogeneousModel<IntervalD>& model,
     const auto dv = square_loss_derivatives<IntervalD>(model, box, y, norm, true);
     o.loss = dv.value;
     const auto eig = linalg::symmetric_eigenvalues<IntervalD>(linalg::IMatrix<IntervalD>(dv.hessian));
-    o.spectrum = eig.status == linalg::EigenStatus::proven;
+    o.spectrum = eig.status == ProofStatus::proven;
     o.spectrum_reason = eig.reason;
     if (o.spectrum)
         for (const auto& e : eig.eigenvalues) {

@@ -221,7 +221,7 @@ template <Interval I> TangentSpectrum<I> tangent_spectrum(const Ncf<I>& ncf, con
             B(j, i) = e;
         }
     const linalg::EigenResult<I> eig = linalg::symmetric_eigenvalues(B);
-    if (eig.status != linalg::EigenStatus::proven) {
+    if (eig.status != ProofStatus::proven) {
         res.reason = "verified eigenvalues of the projected Hessian: " + eig.reason;
         return res;
     }
@@ -249,7 +249,7 @@ template <Interval I> HessianSpectrum<I> hessian_spectrum(const Ncf<I>& ncf, con
         return res;
     }
     const linalg::EigenResult<I> eig = linalg::symmetric_eigenvalues<I>(h.hessian);
-    if (eig.status != linalg::EigenStatus::proven) {
+    if (eig.status != ProofStatus::proven) {
         res.reason = "verified eigenvalues of the Hessian: " + eig.reason;
         return res;
     }

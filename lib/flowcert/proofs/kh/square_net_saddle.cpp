@@ -203,7 +203,7 @@ OneNeuronSaddle prove_one_neuron_saddle(const SquareNetData& data, const Eigen::
     out.loss = data.c * acc;
     out.M = residual_matrix(data, out.residuals);
     const linalg::EigenResult<IntervalD> er = linalg::symmetric_eigenvalues<IntervalD>(out.M);
-    out.M_eigenvalues_proven = er.status == linalg::EigenStatus::proven;
+    out.M_eigenvalues_proven = er.status == ProofStatus::proven;
     out.M_eigenvalues = er.eigenvalues;
     out.status = ProofStatus::proven;
     out.reason = "unique zero of (M(r) w, |w|^2 - 2 v^2 - C) with v != 0 in the box (Krawczyk, contraction " +

@@ -1,7 +1,6 @@
 // Trapping ingredients at the first saddle of v^T (W x)^2; see square_net_trap.hpp for the derivations.
 #include "flowcert/proofs/kh/square_net_trap.hpp"
 
-#include "flowcert/proofs/kh/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,7 +53,7 @@ RestrictedHessian restricted_hessian_positive(const SquareNetData& data, const O
         for (int l = 0; l <= d; ++l) B(k, l) = B(k, l) + nv(k) * nv(l) / n2;
     const linalg::DefinitenessResult<IntervalD> pd = linalg::certainly_positive_definite<IntervalD>(B);
     out.lambda_min = pd.lambda_min;
-    if (pd.status != linalg::EigenStatus::proven) {
+    if (pd.status != ProofStatus::proven) {
         out.reason = "P H P + n n^T/|n|^2 not certified positive definite: " + pd.reason;
         return out;
     }
@@ -81,7 +80,7 @@ EscapeBound small_neuron_escape_bound(const SquareNetData& data, const IVectorD&
     const linalg::EigenResult<IntervalD> er = linalg::symmetric_eigenvalues<IntervalD>(residual_matrix(data, ra));
     const linalg::EigenResult<IntervalD> eg =
         linalg::symmetric_eigenvalues<IntervalD>(linalg::gram_enclosure(Eigen::MatrixXd(data.X)));
-    if (er.status != linalg::EigenStatus::proven || eg.status != linalg::EigenStatus::proven) {
+    if (er.status != ProofStatus::proven || eg.status != ProofStatus::proven) {
         out.reason = "eigenvalues of M(r_a) over U or of X X^T not enclosed";
         return out;
     }
@@ -373,8 +372,8 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     out.T3 = T3;
     out.outer_radius = R;
     out.handoff = premise(out.handoff_distance <= R, "the hand-off active neuron is within R_b of p*",
-                          "the hand-off active neuron is " + detail::fmt(out.handoff_distance) +
-                              " from p*, more than R_b = " + detail::fmt(R));
+                          "the hand-off active neuron is " + format_g(out.handoff_distance) +
+                              " from p*, more than R_b = " + format_g(R));
     const EscapeBound eb = escape_steps(data, U, ho.rho0, rho_max, b, rg.ka);
     out.escape = {eb.status, eb.reason};
     if (eb.status != ProofStatus::proven) {
@@ -396,7 +395,7 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     const IntervalD Lam = IntervalD(2) * c * (JF + IntervalD(2) * kap * blockmax);
     out.Lambda = Lam.upper();
     const double hL = (in.h * Lam).upper();
-    out.descent = premise(hL <= 2, "h Lambda = " + detail::fmt(hL) + " <= 2", "h Lambda = " + detail::fmt(hL) + " > 2");
+    out.descent = premise(hL <= 2, "h Lambda = " + format_g(hL) + " <= 2", "h Lambda = " + format_g(hL) + " > 2");
     // (d) level and perturbation.
     IntervalD pert(0);
     for (double r : rho_max) pert = pert + IntervalD::from_decimal("0.2722") * pow(IntervalD::exact(r), 3);
@@ -439,12 +438,12 @@ PlateauTrap prove_plateau_trap(const SquareNetData& data, const OneNeuronSaddle&
     if (out.inner_radius > 0) {
         out.shell_min = shell_min_over(out.inner_radius, R, 64, out.lambda, T3, out.balance_band, nmin);
         out.shell = premise(out.shell_min > out.level_gap,
-                            "min f over the shell " + detail::fmt(out.shell_min) + " > l - L(p*) = " +
-                                detail::fmt(out.level_gap),
-                            "min f over the shell " + detail::fmt(out.shell_min) + " <= l - L(p*) = " +
-                                detail::fmt(out.level_gap) + " (lambda " + detail::fmt(out.lambda) + ", T3 " +
-                                detail::fmt(T3) + ", R_b " + detail::fmt(R) + ", perturbation " +
-                                detail::fmt(out.perturbation) + ")");
+                            "min f over the shell " + format_g(out.shell_min) + " > l - L(p*) = " +
+                                format_g(out.level_gap),
+                            "min f over the shell " + format_g(out.shell_min) + " <= l - L(p*) = " +
+                                format_g(out.level_gap) + " (lambda " + format_g(out.lambda) + ", T3 " +
+                                format_g(T3) + ", R_b " + format_g(R) + ", perturbation " +
+                                format_g(out.perturbation) + ")");
     } else {
         out.shell = ProofResult::not_proven("no shell: R_s <= 0");
     }

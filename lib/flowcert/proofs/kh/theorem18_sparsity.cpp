@@ -2,7 +2,6 @@
 #include "flowcert/proofs/kh/theorem18_sparsity.hpp"
 #include <stdexcept>
 
-#include <flowcert/proofs/kh/format.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +12,7 @@ namespace {
 using I = IntervalD;
 using namespace flowcert::nets;
 // x to `digits` significant digits: the printed decimal is the exact exhibited constant.
-std::string decimal(double x, int digits = 6) { return detail::fmt(x, digits); }
+std::string decimal(double x, int digits = 6) { return format_g(x, digits); }
 // ---- NON-RIGOROUS helpers (double, classical RK4): they only choose the KKT candidate and the exhibited
 // constants T1, A2, T of the times T^1, T^2. Nothing certified depends on their accuracy.
 Eigen::VectorXd ncf_rhs_nonrigorous(const Ncf<double>& ncf, const Eigen::VectorXd& u) {

@@ -16,7 +16,7 @@
 #include <flowcert/proofs/kh/stable_set.hpp>
 #include <flowcert/proofs/kh/theorem18_sparsity.hpp>
 #include <flowcert/taylor.hpp>
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 #include <optional>
 #include <string>

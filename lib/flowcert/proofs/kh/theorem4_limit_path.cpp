@@ -2,7 +2,6 @@
 // the NCF tube into the cap; see theorem4_limit_path.hpp. Instantiated for IntervalD and IntervalMp.
 #include "flowcert/proofs/kh/theorem4_limit_path.hpp"
 
-#include <flowcert/proofs/kh/format.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -146,7 +145,7 @@ CosineCapEntry<I> ncf_cosine_enters_cap(const taylor::VectorField& ncf_field, co
         for (int j = 1; j < 10; ++j) outs.push_back(IntervalTraits<I>::exact(chunk * j / 10, bits));
         const auto r = ode::integrate<I>(ncf_field, ncf_params, u, IntervalTraits<I>::exact(chunk, bits), outs, o2, bits);
         if (!r.ok()) {
-            fail = std::string("NCF tube stopped at t = ") + detail::fmt(t) + ": " + ode::to_string(r.status) + ": " + r.reason;
+            fail = std::string("NCF tube stopped at t = ") + format_g(t) + ": " + ode::to_string(r.status) + ": " + r.reason;
             break;
         }
         for (const auto& s : r.outputs) {
@@ -166,7 +165,7 @@ CosineCapEntry<I> ncf_cosine_enters_cap(const taylor::VectorField& ncf_field, co
             cos_in = cos_last;
         }
         if (t_in < 0 && width(cos_last) > 1) {
-            fail = "the enclosure of w*^T phi/|phi| became wider than 1 at t = " + detail::fmt(t) +
+            fail = "the enclosure of w*^T phi/|phi| became wider than 1 at t = " + format_g(t) +
                    " (the tube grows along directions the cosine does not see)";
             break;
         }

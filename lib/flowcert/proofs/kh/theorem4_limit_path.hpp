@@ -17,9 +17,8 @@
 #include <flowcert/ode.hpp>
 #include <flowcert/linalg.hpp>
 #include <flowcert/nets.hpp>
-#include <flowcert/proofs/kh/format.hpp>
 #include <flowcert/taylor.hpp>
-#include <flowcert/taylor/field_transforms.hpp>
+#include <flowcert/taylor.hpp>
 
 #include <Eigen/Core>
 

@@ -15,7 +15,7 @@ IntervalD near_orthogonality(const Instance& inst) {
 
 IntervalD step_size_ratio(const Instance& inst) {
     const auto er = linalg::symmetric_eigenvalues<IntervalD>(inst.G);
-    if (er.status != linalg::EigenStatus::proven || er.eigenvalues.empty()) return IntervalD::entire();
+    if (er.status != ProofStatus::proven || er.eigenvalues.empty()) return IntervalD::entire();
     IntervalD lmax = er.eigenvalues.front();
     for (const auto& l : er.eigenvalues) lmax = max(lmax, l);
     return inst.eta * lmax;

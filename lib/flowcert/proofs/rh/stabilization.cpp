@@ -37,16 +37,40 @@ void limit_values(const Instance& inst, PatternResult& res, const std::vector<in
     res.fit_error = fit;
 }
 
+// The interval GD map of nets::rh (docs/rh.md#interval-gd).
+class IntervalIteration final : public GdIteration {
+public:
+    explicit IntervalIteration(const Instance& inst) : inst_(inst), a_(inst.a0), beta_(nets::rh::initial_predictions(inst)) {}
+    void enclose(std::vector<IVec>& a, std::vector<IVec>& beta) const override {
+        a = a_;
+        beta = beta_;
+    }
+    void step(const Pattern& P) override {
+        const IVec r = nets::rh::residual(inst_, P, beta_);
+        nets::rh::gd_step(inst_, P, r, a_, beta_);
+    }
+
+private:
+    const Instance& inst_;
+    std::vector<IVec> a_, beta_;
+};
+
 }  // namespace
 
 PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& options) {
+    IntervalIteration it(inst);
+    return certify_pattern_and_limit(inst, it, options);
+}
+
+PatternResult certify_pattern_and_limit(const Instance& inst, GdIteration& iteration, const GdOptions& options) {
     PatternResult res;
     const int n = inst.n, m = inst.m;
-    std::vector<IVec> a = inst.a0, beta = nets::rh::initial_predictions(inst);
+    std::vector<IVec> a, beta;
     Pattern prev, P(m, std::vector<int>(n, 0));
     std::map<std::string, TailData> cache;
     std::string last_tail_reason = "no step with a stable pattern";
     for (int k = 0; k <= options.max_steps; ++k) {
+        iteration.enclose(a, beta);
         if (options.record_trace) res.trace.push_back(beta);
         // Pattern at step k (relu'(0) = 0: active iff beta > 0).
         for (int p = 0; p < m; ++p)
@@ -123,7 +147,7 @@ PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& o
                 last_tail_reason = "tail certificate failed " + os.str();
             }
         }
-        nets::rh::gd_step(inst, P, r, a, beta);
+        iteration.step(P);
     }
     res.signs = ProofResult::proven("every sign certified at steps 0.." + std::to_string(options.max_steps));
     res.tail = ProofResult::not_proven("no tail certificate within max_steps = " + std::to_string(options.max_steps) +

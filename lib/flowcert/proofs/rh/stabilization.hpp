@@ -53,7 +53,20 @@ struct PatternResult {
     std::vector<std::vector<IVec>> trace;
 };
 
+// The GD iteration whose enclosures certify_pattern_and_limit checks step by step: by default the interval map
+// nets::rh::gd_step on (a, beta); box_affine.hpp supplies a first-order (affine in E) one on a Gram box. Both must
+// enclose a_p(k), beta_p(k) of every member of inst (the tail certificate uses inst.G with these enclosures).
+class GdIteration {
+public:
+    virtual ~GdIteration() = default;
+    // Enclosures of a_p(k), beta_p(k) at the current step k.
+    virtual void enclose(std::vector<IVec>& a, std::vector<IVec>& beta) const = 0;
+    // Advance to step k + 1 with the (certified) activation pattern P of step k.
+    virtual void step(const Pattern& P) = 0;
+};
+
 PatternResult certify_pattern_and_limit(const Instance& inst, const GdOptions& options = {});
+PatternResult certify_pattern_and_limit(const Instance& inst, GdIteration& iteration, const GdOptions& options = {});
 
 // The conclusion "w(inf) is a global minimizer" [docs/rh.md#global-minimum] from a certified tail: m = 1:
 // every positive sample active and fitted, every non-positive sample inactive forever (a positive sample

@@ -28,7 +28,7 @@ TailData prepare_tail(const Instance& inst, const Pattern& P) {
             for (int p = 0; p < m; ++p)
                 if (P[p][td.U[a]] && P[p][td.U[b]]) td.H(a, b) += inst.G(td.U[a], td.U[b]);
     const auto er = linalg::symmetric_eigenvalues<IntervalD>(td.H);
-    if (er.status != linalg::EigenStatus::proven || er.eigenvalues.empty()) {
+    if (er.status != ProofStatus::proven || er.eigenvalues.empty()) {
         td.ready = ProofResult::not_proven("eigenvalue bounds of H_UU not certified: " + er.reason);
         return td;
     }
@@ -49,7 +49,7 @@ TailData prepare_tail(const Instance& inst, const Pattern& P) {
         return td;
     }
     const auto inv = linalg::verified_inverse<IntervalD>(td.H);
-    if (inv.status != linalg::SolveStatus::proven) {
+    if (inv.status != ProofStatus::proven) {
         td.ready = ProofResult::not_proven("verified inverse of H_UU: " + inv.reason);
         return td;
     }

@@ -76,7 +76,7 @@ WStarResult certify_min_norm_qp(const MinNormQp& qp, const std::vector<int>* tig
         for (int b = 0; b < k; ++b) GA(a, b) = qp.G(A[a], A[b]);
     }
     const auto sol = linalg::verified_solve<IntervalD>(GA, rhs);
-    if (sol.status != linalg::SolveStatus::proven) {
+    if (sol.status != ProofStatus::proven) {
         res.solve = ProofResult::not_proven("verified solve of G_AA alpha_A = (y_P+; 0_T) failed: " + sol.reason);
         res.kkt = res.solve;
         return res;

@@ -19,6 +19,64 @@ IntervalD squared_norm(const Instance& inst, const IVec& v) {
     if (!intersect(q, IntervalD::bounds(0.0, rounding::kInf), out)) out = IntervalD(0);  // empty: 0 is the only value
     return out;
 }
+// [DERIVED] w* = w_P + (I - Pi_P) X_N^T alpha_N with the KKT multipliers alpha_N <= 0 of the negative
+// constraints (from X_P w* = y_P), so ||w(inf) - w*||^2 = (a_N - alpha_N)^T S (a_N - alpha_N) exactly, and
+// complementarity gives <w*, x_j> = b_j + (S alpha_N)_j = 0 where alpha_j < 0, b_j = <w_P, x_j>. At the j with the
+// largest |alpha_j| = A: A (S_jj - sum_{k != j} |S_jk|) <= b_j^+, so A <= max_j sup b_j^+ / inf(S_jj - off_j) when
+// the denominators are > 0 (diagonal dominance), and alpha_j in [-B_j, 0], B_j = min(A, (b_j^+ + A off_j) / S_jj).
+// The quadratic form on the interval vector a_N + [0, B] encloses the gap; it is intersected with [D - R, D + R].
+bool multiplier_form(const Instance& inst, const linalg::IMatrixD& S, const std::vector<int>& N, const std::vector<int>& P,
+                     const IVec& alpha, const PatternResult& pattern, IntervalD& out, WStarBall& bounds) {
+    const int nn = static_cast<int>(N.size());
+    std::vector<IntervalD> bplus(nn), off(nn);
+    double A = 0;
+    for (int b = 0; b < nn; ++b) {
+        IntervalD s(0);
+        for (int a : P) s += inst.G(N[b], a) * alpha[a];  // b_j = <w_P, x_j> = (G_NP G_PP^{-1} y_P)_j
+        bplus[b] = relu(s);
+        off[b] = IntervalD(0);
+        for (int e = 0; e < nn; ++e)
+            if (e != b) off[b] += abs(S(b, e));
+        const IntervalD den = S(b, b) - off[b];
+        if (!certainly_positive(den)) return false;
+        A = std::max(A, upper(bplus[b] / den));
+    }
+    IVec v(nn);
+    for (int b = 0; b < nn; ++b) {
+        const double B = std::min(A, upper((bplus[b] + IntervalD::exact(A) * off[b]) / S(b, b)));
+        v[b] = pattern.a_inf[0][N[b]] + IntervalD::bounds(0.0, B);  // a_N - alpha_N, alpha_N in [-B, 0]
+    }
+    IntervalD q(0);
+    for (int b = 0; b < nn; ++b) {
+        q += S(b, b) * sqr(v[b]);
+        for (int e = 0; e < nn; ++e)
+            if (e != b) q += v[b] * S(b, e) * v[e];
+    }
+    // Gershgorin (S symmetric for every member): lambda_min(S) >= min_b inf(S_bb - off_b) > 0 and lambda_max(S) <=
+    // max_b sup(S_bb + off_b), so v^T S v lies in [lambda_min sum mig(v_b)^2, lambda_max sum mag(v_b)^2]; the interval
+    // form above loses the correlation of the n_-(n_- - 1) cross terms.
+    double lmin = rounding::kInf, lmax = 0;
+    IntervalD mig2(0), mag2(0);
+    for (int b = 0; b < nn; ++b) {
+        lmin = std::min(lmin, lower(S(b, b) - off[b]));
+        lmax = std::max(lmax, upper(S(b, b) + off[b]));
+        mig2 += sqr(IntervalD::exact(mig(v[b])));
+        mag2 += sqr(IntervalD::exact(mag(v[b])));
+    }
+    const IntervalD gersh = IntervalD::bounds(lower(IntervalD::exact(lmin) * mig2), upper(IntervalD::exact(lmax) * mag2));
+    if (!intersect(q, gersh, q)) return false;
+    if (!intersect(q, IntervalD::bounds(0.0, rounding::kInf), q)) return false;
+    out = sqrt(q);
+    bounds.A = A;
+    bounds.lambda_min_inf = lmin;
+    bounds.off_sup.resize(nn);
+    bounds.s_diag_inf.resize(nn);
+    for (int b = 0; b < nn; ++b) {
+        bounds.off_sup[b] = upper(off[b]);
+        bounds.s_diag_inf[b] = lower(S(b, b));
+    }
+    return true;
+}
 }  // namespace
 
 WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern) {
@@ -37,7 +95,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
     linalg::IVectorD yP(np);
     for (int a = 0; a < np; ++a) yP(a) = inst.y[P[a]];
     const auto sp = linalg::verified_solve<IntervalD>(GPP, yP);
-    if (sp.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP alpha = y_P: " + sp.reason), res;
+    if (sp.status != ProofStatus::proven) return res.status = ProofResult::not_proven("G_PP alpha = y_P: " + sp.reason), res;
     IVec alpha(inst.n, IntervalD(0));
     for (int a = 0; a < np; ++a) alpha[P[a]] = sp.x(a);
     // With the global-minimum pattern (positives active and fitted, negatives inactive from K on) the limit is
@@ -50,7 +108,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
         for (int a = 0; a < np; ++a)
             for (int b = 0; b < nn; ++b) GPN(a, b) = inst.G(P[a], N[b]);
         const auto Y = linalg::verified_solve<IntervalD>(GPP, GPN);  // G_PP^{-1} G_PN for every member
-        if (Y.status != linalg::SolveStatus::proven) return res.status = ProofResult::not_proven("G_PP^{-1} G_PN: " + Y.reason), res;
+        if (Y.status != ProofStatus::proven) return res.status = ProofResult::not_proven("G_PP^{-1} G_PN: " + Y.reason), res;
         for (int b = 0; b < nn; ++b)
             for (int e = 0; e < nn; ++e) {
                 IntervalD s = inst.G(N[b], N[e]);
@@ -88,7 +146,7 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
             rhs(a) = yP(a) + t * s;
         }
         const auto sz = linalg::verified_solve<IntervalD>(GPP, rhs);
-        if (sz.status != linalg::SolveStatus::proven) {
+        if (sz.status != ProofStatus::proven) {
             why = "G_PP beta_P = y_P + t G_PN 1: " + sz.reason;
             continue;
         }
@@ -125,6 +183,10 @@ WStarBall enclose_gap_by_ball(const Instance& inst, const PatternResult& pattern
         }
         const double lo = std::max(0.0, lower(res.dist - res.radius));
         res.gap = IntervalD::bounds(lo, upper(res.dist + res.radius));
+        if (schur_ok) {
+            IntervalD exact_form;
+            if (multiplier_form(inst, S, N, P, alpha, pattern, exact_form, res) && intersect(res.gap, exact_form, res.gap)) res.by_multipliers = true;
+        }
         if (nn > 0) res.ratio_n_minus = res.gap / sqrt(IntervalD(nn) / IntervalD(inst.d));
         res.status = ProofResult::proven("w* in B(w_P, R): witness z = X^T beta feasible for every member (t = " +
                                          std::to_string(t0) + ")");

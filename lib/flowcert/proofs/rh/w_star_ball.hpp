@@ -10,7 +10,9 @@
 // pattern (a_P(inf) = G_PP^{-1}(y_P - G_PN a_N(K))), w(inf) - w_P = (I - Pi_P) X_N^T a_N(K) and
 // z - w_P = -t (I - Pi_P) X_N^T 1 (Pi_P the projection onto the span of the positive samples), so
 // D^2 = a_N^T S a_N and R^2 = t^2 1^T S 1 with the Schur complement S = G_NN - G_NP G_PP^{-1} G_PN;
-// otherwise both are v^T G v of the coefficient vectors.
+// otherwise both are v^T G v of the coefficient vectors. With the Schur form, also w* - w_P = (I - Pi_P) X_N^T alpha_N
+// (alpha_N <= 0 the KKT multipliers), so gap^2 = (a_N - alpha_N)^T S (a_N - alpha_N) with a componentwise bound on
+// alpha_N from complementarity (w_star_ball.cpp, multiplier_form); the gap is the intersection of both enclosures.
 #pragma once
 
 #include <flowcert/proofs/rh/stabilization.hpp>
@@ -24,6 +26,11 @@ struct WStarBall {
     IntervalD dist;           // D = ||w(inf) - w_P|| (when the tail is proven)
     IntervalD gap;            // an enclosure of ||w(inf) - w*||: [max(0, D - R), D + R]
     IntervalD ratio_n_minus;  // gap / sqrt(n_- / d) (d = 1 in the rescaled box: gap / sqrt(n_-))
+    bool by_multipliers = false;  // the gap was intersected with the multiplier-bound form (w_star_ball.cpp)
+    // The bounds of the multiplier form, per negative sample b (in the order of the negatives), when by_multipliers:
+    // A >= max_j |alpha_j|, off_sup_b >= sum_{e != b} |S_be|, s_diag_inf_b <= S_bb, lambda_min_inf <= lambda_min(S) (> 0).
+    double A = 0, lambda_min_inf = 0;
+    std::vector<double> off_sup, s_diag_inf;
 };
 
 // Needs m = 1, span initialization (u = 0) and a proven tail; otherwise not proven with the reason.
