@@ -166,7 +166,7 @@ void run(cert::Context& ctx) {
         const proofs::PlainRun plain = proofs::plain_gd_nonrigorous(model, init.theta, mid(h), N);
         const proofs::PlainConeCounts pc = proofs::plain_cone_counts(model, plain);
         auto& pt = R.table("classes at iteration N: certified, and a plain double GD run of the same seed (NON-RIGOROUS, " + std::to_string(N) +
-                               " iterations, " + fmt(plain.seconds) + " s CPU)",
+                               " iterations, " + format_g(plain.seconds) + " s CPU)",
                            {"at iteration N", "certified", "plain double run (non-rigorous)"});
         pt.add_row({"closed all-active cone (a > 0)", std::to_string(cones.all_active) + " (" + std::to_string(cones.all_active_positive) + ")",
                     std::to_string(pc.all_active) + " (" + std::to_string(pc.all_active_positive) + ")"});
@@ -175,8 +175,8 @@ void run(cert::Context& ctx) {
                     "- / " + std::to_string(pc.neither)});
         for (std::size_t k = 0; k < t2.data.n; ++k) {
             char b[64];
-            std::snprintf(b, sizeof b, "%.3g", plain.residual[k] + mid(model.y(k)) - mid(to_d(mp(ls.predictions[k], bits))));
-            const IntervalD dev = res.residual[k] + model.y(k) - to_d(mp(ls.predictions[k], bits));
+            std::snprintf(b, sizeof b, "%.3g", plain.residual[k] + mid(model.y(k)) - mid(to_interval_d(mp(ls.predictions[k], bits))));
+            const IntervalD dev = res.residual[k] + model.y(k) - to_interval_d(mp(ls.predictions[k], bits));
             pt.add_row({"h(x_" + std::to_string(k + 1) + ") - x_k^T beta*", to_string(dev, 4), b});
         }
     }

@@ -59,8 +59,8 @@ inline void plain_classes_table(cert::Report& R, const nets::TwoLayerModel<flowc
                                 const std::array<flowcert::IntervalD, 3>& h,
                                 const proofs::PlainRun& plain, const proofs::PlainTrapCounts& pc, double plain_h,
                                 const proofs::LeastSquares& ls, long bits) {
-    auto& tb = R.table("(c) classes at T: certified, and a plain double run of the same seed (NON-RIGOROUS, RK4 h = " + fmt(plain_h) + ", " +
-                           std::to_string(plain.steps) + " steps, " + fmt(plain.seconds) + " s CPU)",
+    auto& tb = R.table("(c) classes at T: certified, and a plain double run of the same seed (NON-RIGOROUS, RK4 h = " + format_g(plain_h) + ", " +
+                           std::to_string(plain.steps) + " steps, " + format_g(plain.seconds) + " s CPU)",
                        {"class at T", "certified (the box at T)", "plain double run (non-rigorous)"});
     const auto n = [](std::size_t v) { return std::to_string(v); };
     tb.add_row({"frozen (F)", n(box.frozen()), n(pc.frozen)});
@@ -69,7 +69,7 @@ inline void plain_classes_table(cert::Report& R, const nets::TwoLayerModel<flowc
     tb.add_row({"S_1, S_3 (negative, two samples)", n(box.S_count(0)) + ", " + n(box.S_count(2)), n(pc.S1) + ", " + n(pc.S3)});
     tb.add_row({"Q (negative for all t, pattern undecided)", n(box.Q().size()), "- (a plain state has exact signs)"});
     tb.add_row({"unclassified / other", n(box.unclassified()), n(pc.other)});
-    tb.add_row({"E(T) = L(T) - L*", to_string(box.E_T(), 6), fmt(plain.loss - mid(to_d(mp(ls.loss_paper, bits))))});
+    tb.add_row({"E(T) = L(T) - L*", to_string(box.E_T(), 6), format_g(plain.loss - mid(to_interval_d(mp(ls.loss_paper, bits))))});
     for (std::size_t k = 0; k < 3; ++k)
         tb.add_row({"h(x_" + std::to_string(k + 1) + ")(T)", to_string(h[k], 10), plain_number(plain.residual[k] + mid(model.y(k)))});
 }

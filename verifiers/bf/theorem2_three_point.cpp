@@ -84,7 +84,7 @@ public:
         if (!handoff && std::chrono::duration<double>(now - last_).count() < 60) return;
         last_ = now;
         const long s = std::lround(std::chrono::duration<double>(now - start_).count());
-        p_.message("tube t = " + fmt(st.t1) + " / " + fmt(T_) + " (" + std::to_string(steps_) + " steps" + (handoff ? ", hand-off" : "") +
+        p_.message("tube t = " + format_g(st.t1) + " / " + format_g(T_) + " (" + std::to_string(steps_) + " steps" + (handoff ? ", hand-off" : "") +
                    "): " + std::to_string(st.lumped) + " lumped, " + std::to_string(st.smooth) + " smooth, " + std::to_string(st.hull) +
                    " hull, " + std::to_string(st.parked) + " parked, " + std::to_string(st.frozen) + " frozen; " + std::to_string(s / 60) +
                    "m" + std::to_string(s % 60) + "s wall");
