@@ -10,9 +10,11 @@
 // neuron NEURON at T.
 //   bench_lumped_flow rate M SEED T0 T [THREADS]
 // neuron-steps/s of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
-// the same shape (same m, same number of steps) in the same process, and their ratio.
+// the same shape (same m, same number of steps; proofs::bf::plain_flow_nonrigorous, the reports' comparison run,
+// frozen neurons dropped) in the same process, and their ratio.
 // Balanced Gaussian init, lambda = 1e-3.
 #include <flowcert/nets.hpp>
+#include <flowcert/proofs/bf.hpp>
 
 #include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
 
@@ -249,13 +251,12 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
         std::printf("rate: rigorous run stopped at t = %g: %s\n", res.t_reached, res.reason.c_str());
         return 2;
     }
-    const PlainFlow<double> P(model, m);
-    std::vector<double> th = midpoints<double>(res.state, model.d());
+    // the plain baseline: the reports' comparison run (proofs::bf::plain_flow_nonrigorous: RK4, frozen neurons dropped),
+    // `steps` steps over a window of length T - T0 from the rigorous state at T (the midpoints), 1 thread
     const auto p0 = std::chrono::steady_clock::now();
-    for (std::size_t s = 0; s < steps; ++s) P.rk4(th, (T - T0) / static_cast<double>(steps));
+    const proofs::bf::PlainRun pr = proofs::bf::plain_flow_nonrigorous(model, res.state, T - T0, (T - T0) / static_cast<double>(steps));
     const double psec = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
-    double checksum = 0;
-    for (double v : th) checksum += v;
+    const double checksum = pr.loss;
     const double rig = static_cast<double>(m) * static_cast<double>(steps) / sec;
     const double plain = static_cast<double>(m) * static_cast<double>(steps) / psec;
     std::printf("rate m=%zu: lumped phase [%g, %g]: %zu steps, %.3g s, %.3g neuron-steps/s (%.1f%% lumped); "

@@ -129,7 +129,7 @@ TEST_CASE("rigorous square-net GD encloses the 50-digit GD from the point initia
     CHECK(w < 1e-10);
 }
 
-TEST_CASE("rigorous square-net GD encloses every GD trajectory from a box; dropping dF_w/dv breaks it",
+TEST_CASE("rigorous square-net GD encloses every GD trajectory from a box, dropping dF_w/dv breaks it",
           "[nets][square_gd]") {
     double w = 0;
     SquareNetGdOptions opt;

@@ -228,7 +228,7 @@ TEST_CASE("the per-step tube contains the reference at points inside every step"
     }
 }
 
-TEST_CASE("a neuron that reaches a kink and slides is enclosed by the hull step; the smooth-only mode refuses",
+TEST_CASE("a neuron that reaches a kink and slides is enclosed by the hull step, the smooth-only mode refuses",
           "[flow][sliding]") {
     // x1 = (1, 0), x2 = (1, 1), y = (-1, 0.5), ReLU. With a > 0 and <w, x2> > 0:
     //   d<w, x1>/dt = -a/2 (eta1 g1 + g2), g ~ -y, so it is < 0 above the kink and > 0 below:

@@ -74,7 +74,7 @@ TEST_CASE("bf/lemma1_balancedness: with T = 0.1 the tube reaches 0.1 itself (exa
     require_exact_horizon(check_named(c, "flow tube reaches T"), "0.1");
 }
 
-TEST_CASE("bf/theorem2_three_point: with T = 0.1 the tube reaches 0.1 itself; --precision 200 reaches the data enclosures",
+TEST_CASE("bf/theorem2_three_point: with T = 0.1 the tube reaches 0.1 itself, --precision 200 reaches the data enclosures",
           "[bf][horizon][precision]") {
     const std::string toml = std::string("verifier = \"bf/theorem2_three_point\"\nexpect = \"inconclusive\"\n") + kFigure2 +
                              "hypotheses = \"none\"\nm = 5\nseed = 1\nlambda = \"1e-3\"\nT = \"0.1\"\n";

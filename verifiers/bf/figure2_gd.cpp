@@ -10,6 +10,7 @@
 #include <flowcert/nets.hpp>
 
 #include <cmath>
+#include <cstdio>
 
 #include "bf_data.hpp"
 
@@ -161,6 +162,24 @@ void run(cert::Context& ctx) {
     for (const auto& s : res.snapshots)
         sn.add_row(snapshot_row(model, s.theta, s.maybe_frozen, s.kink_sample, s.kink_zeta, kink_sine, ls, s.t, "paper snapshot"));
     sn.add_row(snapshot_row(model, res.theta, res.maybe_frozen, res.kink_sample, res.kink_zeta, kink_sine, ls, N, "last iteration N"));
+    if (!in.has("plain_run") || in.boolean("plain_run")) {  // the same cones in a plain double GD run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
+        const proofs::PlainRun plain = proofs::plain_gd_nonrigorous(model, init.theta, mid(h), N);
+        const proofs::PlainConeCounts pc = proofs::plain_cone_counts(model, plain);
+        auto& pt = R.table("classes at iteration N: certified, and a plain double GD run of the same seed (NON-RIGOROUS, " + std::to_string(N) +
+                               " iterations, " + format_g(plain.seconds) + " s CPU)",
+                           {"at iteration N", "certified", "plain double run (non-rigorous)"});
+        pt.add_row({"closed all-active cone (a > 0)", std::to_string(cones.all_active) + " (" + std::to_string(cones.all_active_positive) + ")",
+                    std::to_string(pc.all_active) + " (" + std::to_string(pc.all_active_positive) + ")"});
+        pt.add_row({"closed all-inactive cone", std::to_string(cones.all_inactive), std::to_string(pc.all_inactive)});
+        pt.add_row({"near a kink face (certified) / neither cone", std::to_string(cones.kink) + " / " + std::to_string(cones.other),
+                    "- / " + std::to_string(pc.neither)});
+        for (std::size_t k = 0; k < t2.data.n; ++k) {
+            char b[64];
+            std::snprintf(b, sizeof b, "%.3g", plain.residual[k] + mid(model.y(k)) - mid(to_interval_d(mp(ls.predictions[k], bits))));
+            const IntervalD dev = res.residual[k] + model.y(k) - to_interval_d(mp(ls.predictions[k], bits));
+            pt.add_row({"h(x_" + std::to_string(k + 1) + ") - x_k^T beta*", to_string(dev, 4), b});
+        }
+    }
     auto& st = R.table("the rigorous GD run", {"quantity", "value"});
     const auto& S = res.stats;
     for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
@@ -213,6 +232,9 @@ int main(int argc, char** argv) {
                     .description = "claimed sine of the angle within which a neuron in neither closed cone lies of a kink face {z_k* = 0}, active on every other "
                                    "sample (default 1e-3)",
                     .required = false, .constraint = cert::Constraint::positive});
+    keys.push_back({.name = "plain_run", .type = cert::KeyType::boolean,
+                    .description = "also run a plain double GD of the same seed and tabulate its cones (NON-RIGOROUS, display only; default true)",
+                    .required = false});
     keys.push_back({.name = "prediction_tolerance", .type = cert::KeyType::number, .description = "claimed |h(x_k) - x_k^T beta*| at N (default 1e-10)",
                     .required = false, .constraint = cert::Constraint::positive});
     cert::VerifierSpec spec{

@@ -5,7 +5,9 @@
 
 #include "bf_data.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +44,34 @@ inline std::vector<std::string> snapshot_row(const nets::TwoLayerModel<flowcert:
 
 inline std::vector<std::string> snapshot_columns() {
     return {"t", "phase", "L(theta(t))", "sum_{a>0} a^2", "positive all-active", "positive other", "negative not frozen", "|beta_P - beta*|"};
+}
+
+// A double of a plain run with 10 significant digits (display only).
+inline std::string plain_number(double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.10g", v);
+    return b;
+}
+
+// The classes at T of the certified tube (docs/bf.md step 1) beside those of a plain double RK4 run of the same
+// seed (proofs/bf/plain_runs.hpp, NON-RIGOROUS: exact signs of one floating-point trajectory; it decides nothing).
+inline void plain_classes_table(cert::Report& R, const nets::TwoLayerModel<flowcert::IntervalD>& model, const proofs::TrapBox& box,
+                                const std::array<flowcert::IntervalD, 3>& h,
+                                const proofs::PlainRun& plain, const proofs::PlainTrapCounts& pc, double plain_h,
+                                const proofs::LeastSquares& ls, long bits) {
+    auto& tb = R.table("(c) classes at T: certified, and a plain double run of the same seed (NON-RIGOROUS, RK4 h = " + format_g(plain_h) + ", " +
+                           std::to_string(plain.steps) + " steps, " + format_g(plain.seconds) + " s CPU)",
+                       {"class at T", "certified (the box at T)", "plain double run (non-rigorous)"});
+    const auto n = [](std::size_t v) { return std::to_string(v); };
+    tb.add_row({"frozen (F)", n(box.frozen()), n(pc.frozen)});
+    tb.add_row({"all-active (P)", n(box.P().size()), n(pc.P)});
+    tb.add_row({"N_1, N_3 (negative, one sample)", n(box.N_count(0)) + ", " + n(box.N_count(2)), n(pc.N1) + ", " + n(pc.N3)});
+    tb.add_row({"S_1, S_3 (negative, two samples)", n(box.S_count(0)) + ", " + n(box.S_count(2)), n(pc.S1) + ", " + n(pc.S3)});
+    tb.add_row({"Q (negative for all t, pattern undecided)", n(box.Q().size()), "- (a plain state has exact signs)"});
+    tb.add_row({"unclassified / other", n(box.unclassified()), n(pc.other)});
+    tb.add_row({"E(T) = L(T) - L*", to_string(box.E_T(), 6), format_g(plain.loss - mid(to_interval_d(mp(ls.loss_paper, bits))))});
+    for (std::size_t k = 0; k < 3; ++k)
+        tb.add_row({"h(x_" + std::to_string(k + 1) + ")(T)", to_string(h[k], 10), plain_number(plain.residual[k] + mid(model.y(k)))});
 }
 
 // 1/K of step 6Q for the table ("none" when K is not finite: the step-6Q premises fail).

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -70,14 +71,43 @@ TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::Ini
 
 // (b) the certified tube, fed to the trap's tracker step by step; the loss and prediction plots; the lower
 // bound of the loss over the tube in loss_lo.
-nets::FlowResult run_tube(cert::Report& R, const nets::TwoLayerModel<IntervalD>& model, const nets::TwoLayerParams<IntervalD>& theta0,
-                          const TubePlan& plan, proofs::TubeTracker& tracker, const proofs::LeastSquares& ls, long bits,
-                          double& loss_lo) {
+// A progress line on stderr at most once a minute and at the hand-off (diagnostics only; the engine's observer is
+// called after every accepted step anyway): t reached, the neurons per treatment on the step, wall time.
+class TubeProgress {
+public:
+    TubeProgress(cert::Progress& p, double T) : p_(p), T_(T), start_(std::chrono::steady_clock::now()), last_(start_) {}
+    void step(const nets::FlowStep& st) {
+        ++steps_;
+        const auto now = std::chrono::steady_clock::now();
+        const bool handoff = st.lumped > 0 && !lumped_seen_;
+        lumped_seen_ = lumped_seen_ || st.lumped > 0;
+        if (!handoff && std::chrono::duration<double>(now - last_).count() < 60) return;
+        last_ = now;
+        const long s = std::lround(std::chrono::duration<double>(now - start_).count());
+        p_.message("tube t = " + format_g(st.t1) + " / " + format_g(T_) + " (" + std::to_string(steps_) + " steps" + (handoff ? ", hand-off" : "") +
+                   "): " + std::to_string(st.lumped) + " lumped, " + std::to_string(st.smooth) + " smooth, " + std::to_string(st.hull) +
+                   " hull, " + std::to_string(st.parked) + " parked, " + std::to_string(st.frozen) + " frozen; " + std::to_string(s / 60) +
+                   "m" + std::to_string(s % 60) + "s wall");
+    }
+
+private:
+    cert::Progress& p_;
+    double T_;
+    std::chrono::steady_clock::time_point start_, last_;
+    std::size_t steps_ = 0;
+    bool lumped_seen_ = false;
+};
+
+nets::FlowResult run_tube(cert::Report& R, cert::Progress& progress, const nets::TwoLayerModel<IntervalD>& model,
+                          const nets::TwoLayerParams<IntervalD>& theta0, const TubePlan& plan, proofs::TubeTracker& tracker,
+                          const proofs::LeastSquares& ls, long bits, double& loss_lo) {
+    TubeProgress tp(progress, plan.o.t_end);
     cert::TubePlot loss_plot{.title = "loss L(theta(t)) along the certified tube (paper convention), and L*", .x_label = "t", .y_label = "L"};
     cert::TubePlot pred_plot{.title = "predictions h(x_k) along the certified tube, least-squares predictions dashed", .x_label = "t", .y_label = "h(x_k)"};
     loss_lo = std::numeric_limits<double>::infinity();
     std::size_t step_no = 0;
     const auto res = nets::integrate_gradient_flow(model, theta0, plan.o, [&](const nets::FlowStep& st) {
+        tp.step(st);
         const std::array<IntervalD, 3> rk = proofs::step_residuals(model, st, plan.lumped);
         const IntervalD L = proofs::step_risk(model, st, rk, plan.lumped);
         loss_lo = std::min(loss_lo, lower(L));
@@ -170,12 +200,19 @@ void run(cert::Context& ctx) {
     proofs::TubeTracker tracker(data, nets::balancedness(init.theta));
     tracker.set_negative_forever(proofs::negative_forever(init.theta.a, eq4.is_proven()));  // class Q (docs/bf.md step 3Q)
     double loss_lo = 0;
-    const nets::FlowResult res = run_tube(R, model, init.theta, plan, tracker, ls, bits, loss_lo);
+    const nets::FlowResult res = run_tube(R, ctx.progress, model, init.theta, plan, tracker, ls, bits, loss_lo);
     if (const std::string why = tube_steps(R, in, model, init.theta, res, loss_lo, ls, plan.tau_d); !why.empty()) return finish(why);
 
     // ---- (c) the trapping argument from the box at T
     proofs::TrapBox box;
-    if (const std::string why = classify_at_T(R, model, res, tracker, data, plan.lumped, box); !why.empty()) return finish(why);
+    const std::string unclassified = classify_at_T(R, model, res, tracker, data, plan.lumped, box);
+    if (!in.has("plain_run") || in.boolean("plain_run")) {  // the same classes in a plain double run of the same seed (NON-RIGOROUS; display only, issue 20 M3)
+        constexpr double plain_h = 0.01;
+        const proofs::PlainRun plain = proofs::plain_flow_nonrigorous(model, init.theta, res.t_reached, plain_h);
+        plain_classes_table(R, model, box, proofs::outputs_at_end(model, res, plan.lumped), plain, proofs::plain_trap_counts(model, plain),
+                            plain_h, ls, bits);
+    }
+    if (!unclassified.empty()) return finish(unclassified);
     trap_steps(R, box, data, model, res);
     finish("");
     R.claim.proven_statement = "for this initialization (m = " + std::to_string(is.m) + ", seed " + std::to_string(is.seed) + ", lambda = " + is.lambda +
@@ -201,6 +238,9 @@ int main(int argc, char** argv) {
     keys.push_back({.name = "lumping_max_joins", .type = cert::KeyType::integer,
                     .description = "joins of a neuron to a lumped class at most, the hand-off included (default 0: no limit)",
                     .required = false, .constraint = cert::Constraint::nonnegative});
+    keys.push_back({.name = "plain_run", .type = cert::KeyType::boolean,
+                    .description = "also run a plain double RK4 flow of the same seed and tabulate its classes at T (NON-RIGOROUS, display only; default true)",
+                    .required = false});
     keys.push_back({.name = "order", .type = cert::KeyType::integer, .description = "Taylor order (default 8)", .required = false});
     cert::VerifierSpec spec{
         .name = "bf/theorem2_three_point",

@@ -15,3 +15,4 @@
 #include "flowcert/proofs/bf/trap_steps.hpp"         // steps 2-6 as functions of (box, Gamma)
 #include "flowcert/proofs/bf/trap_fixed_point.hpp"   // step 7: the choice of Gamma
 #include "flowcert/proofs/bf/tube_residuals.hpp"     // the residuals and the loss on a tube step (lumped classes met)
+#include "flowcert/proofs/bf/plain_runs.hpp"         // NON-RIGOROUS plain-double flow and GD runs (report comparison only)

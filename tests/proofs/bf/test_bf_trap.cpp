@@ -293,7 +293,7 @@ TEST_CASE("a negative neuron certainly active on x_2 and one extreme sample is S
 
 // ---- steps 3-7: bounds as functions of Gamma ------------------------------------------------
 
-TEST_CASE("a crossed S_i neuron (z_i(T) >= 0) needs its margin on x_i' only; an uncrossed one also on x_2", "[bf_trap]") {
+TEST_CASE("a crossed S_i neuron (z_i(T) >= 0) needs its margin on x_i' only, an uncrossed one also on x_2", "[bf_trap]") {
     const ThreePointData data = lib_data();
     // z_2 tiny, z_3 comfortable; S_1 with z_1(T) >= 0 (crossed) vs z_1(T) < 0 (not crossed)
     const IntervalD G = pt(0.1);
