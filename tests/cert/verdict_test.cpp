@@ -155,7 +155,7 @@ TEST_CASE("a step that fails on its whole enclosure is not proven, never a refut
     CHECK_THAT(r.verdict_reason(), Catch::Contains("step 'tau > T' not proven"));
 }
 
-TEST_CASE("a conclusion implied by proven premises certifies; a later premise updates it", "[cert][verdict][roles]") {
+TEST_CASE("a conclusion implied by proven premises certifies -- a later premise updates it", "[cert][verdict][roles]") {
     Report r;
     r.plan("late premise");
     r.hypothesis("h", "[t]").positive(IntervalD(1));
@@ -195,7 +195,7 @@ TEST_CASE("a hand-built check cannot be disproven without a relation", "[cert][v
     CHECK_THROWS_AS(r.record(c), std::logic_error);
 }
 
-TEST_CASE("within decides with the inner bounds of computed bounds; the hull test would be unsound",
+TEST_CASE("within decides with the inner bounds of computed bounds -- the hull test would be unsound",
           "[cert][checks][roles]") {
     // x in [e - t, e + t] with e in [0.9, 1.1], t = 0.1: the true set may be [0.8, 1.0] (e = 0.9),
     // which does not contain x = 1.05, though the hull [0.8, 1.2] of the bound enclosures does.

@@ -267,7 +267,7 @@ TEST_CASE("square net flow: the double RK4 step keeps |w|^2 - 2 v^2 to high accu
     for (int k = 0; k < 3; ++k) CHECK(std::abs(W(0, k) - ref[static_cast<std::size_t>(k)]) < 1e-6);
 }
 
-TEST_CASE("square net flow: the NCF mode (frozen residuals) contains its reference; the loss flow differs", "[square_net_flow]") {
+TEST_CASE("square net flow: the NCF mode (frozen residuals) contains its reference -- the loss flow differs", "[square_net_flow]") {
     Setting s = make_setting(4, 3, 8, 1, 0.5);
     s.frozen = true;
     const double T = 0.2;  // the NCF of this 3-homogeneous net blows up near t = 0.42 from here

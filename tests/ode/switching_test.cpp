@@ -156,7 +156,7 @@ std::vector<IntervalMp> reference(const taylor::VectorField& f, int g_node, std:
 }
 }  // namespace
 
-TEST_CASE("a damped pendulum with |v| v drag crosses v = 0 19 times; the enclosure contains a 256-bit reference") {
+TEST_CASE("a damped pendulum with |v| v drag crosses v = 0 19 times -- the enclosure contains a 256-bit reference") {
     // x' = v, v' = -sin(x) - 0.2 |v| v, from (2, 0.1): no closed form; the relu kinks are at v = 0.
     const auto f = parse("var:x,v; fun:v, -sin(x) - 0.2*abs(v)*v;");
     int g = -1;

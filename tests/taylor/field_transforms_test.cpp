@@ -50,7 +50,7 @@ TEST_CASE("the difference field of x' = a x y, y' = x^2 - y is (f(p), f(p + e) -
     }
 }
 
-TEST_CASE("copy_dag substitutes variables and parameters: f(x + 1; 2 q) composed in closed form", "[taylor]") {
+TEST_CASE("copy_dag substitutes variables and parameters: f(x + 1 -- 2 q) composed in closed form", "[taylor]") {
     const VectorField f = parsed("var:x; par:a; fun:a*x^2 + 3;");
     VectorField g({"u"}, {"q"});
     const auto img = copy_dag(f, g, {g.var(0) + 1}, {2 * g.par(0)});

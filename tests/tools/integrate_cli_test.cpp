@@ -301,7 +301,7 @@ TEST_CASE("the report option writes an HTML page and a Markdown file with a tube
     }
 }
 
-TEST_CASE("budgets end a run INCONCLUSIVE; a non-finite time is bad input") {
+TEST_CASE("budgets end a run INCONCLUSIVE -- a non-finite time is bad input") {
     auto r = integrate_cli({"--formula", "var:x; fun:-x;", "--init", "1", "--time", "1e300", "--max-steps", "50"});
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("INCONCLUSIVE") != std::string::npos);
@@ -381,7 +381,7 @@ TEST_CASE("the case file takes every option, numbers as strings, and names file:
     std::remove(path.c_str());
 }
 
-TEST_CASE("help lists the defaults and the functions; messages name variables, not node numbers") {
+TEST_CASE("help lists the defaults and the functions -- messages name variables, not node numbers") {
     auto h = integrate_cli({"--help"});
     CHECK(h.exit_code == 0);
     for (const char* w : {"(default 20)", "(default 53)", "(default 1000000)", "tanh", "sigmoid", "atan", "abs", "pi",

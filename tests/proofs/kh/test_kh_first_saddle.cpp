@@ -158,7 +158,7 @@ TEST_CASE("bounded_limit: Example 1's p* = (2, 0), the unique zero of grad L in 
     CHECK_FALSE(z.inside);
 }
 
-TEST_CASE("logistic_ray_unbounded: the sign condition y_i H(x_i; w*) >= 0, some > 0", "[kh][first_saddle]") {
+TEST_CASE("logistic_ray_unbounded: the sign condition y_i H(x_i -- w*) >= 0, some > 0", "[kh][first_saddle]") {
     Example1Flow e;
     const nets::HomogeneousModel<IntervalD> m(e.arch, e.X);
     CHECK(pk::logistic_ray_unbounded(m, e.y, e.e1()));  // a = (4, 0)

@@ -125,7 +125,7 @@ TEST_CASE("Theorem 10 exponent, Lemma 25 window, escape scaling and the exhibite
     CHECK(T.upper() == 2.1);
 }
 
-TEST_CASE("ncf_value_at: N(w0) = ytilde^T H(X; w0) on a depth-3 diagonal net", "[kh][theorem10]") {
+TEST_CASE("ncf_value_at: N(w0) = ytilde^T H(X -- w0) on a depth-3 diagonal net", "[kh][theorem10]") {
     // d = 2, H(x; u) = sum_k u^(0)_k u^(1)_k u^(2)_k x_k, X = I, ytilde = (3, 1): N(u) = 3 prod_f u^(f)_0 + prod_f u^(f)_1.
     const auto arch = flowcert::nets::HomogeneousArchitecture::diagonal(2, 3);
     flowcert::nets::Mat<IntervalD> X(2, 2);

@@ -20,7 +20,7 @@ using I = IntervalD;
 using flowcert::test_support::contains;
 using flowcert::test_support::ref;
 
-TEST_CASE("the unit direction of (3, 4) is (0.6, 0.8); the zero vector has none", "[kh4]") {
+TEST_CASE("the unit direction of (3, 4) is (0.6, 0.8) -- the zero vector has none", "[kh4]") {
     const auto w = pk::unit_direction<I>({I(3), I(4)});
     REQUIRE(w);
     CHECK(contains((*w)[0], ref("0.6")));
@@ -28,7 +28,7 @@ TEST_CASE("the unit direction of (3, 4) is (0.6, 0.8); the zero vector has none"
     CHECK_FALSE(pk::unit_direction<I>({I(0), I(0)}));
 }
 
-TEST_CASE("the exhibited shift: c0 = w*^T w0, s0 = T1 = ln(1/c0)/(2N*), b_delta = 1; undefined for c0 <= 0", "[kh4]") {
+TEST_CASE("the exhibited shift: c0 = w*^T w0, s0 = T1 = ln(1/c0)/(2N*), b_delta = 1 -- undefined for c0 <= 0", "[kh4]") {
     linalg::IVectorD wstar(2);
     wstar << I(1), I(0);
     const auto s = pk::theorem4_shift<I>(wstar, {I::from_decimal("0.6"), I::from_decimal("0.8")}, I(2));

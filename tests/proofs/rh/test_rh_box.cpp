@@ -41,7 +41,7 @@ bool inside(const IntervalD& small, const IntervalD& big) { return lower(big) <=
 bool overlap(const IntervalD& a, const IntervalD& b) { return lower(a) <= upper(b) && lower(b) <= upper(a); }
 }  // namespace
 
-TEST_CASE("the box pipeline certifies the pattern and a ratio band for n = 8 (kappa = eps = 1/200, c~ = 1/2); no one KKT face fits",
+TEST_CASE("the box pipeline certifies the pattern and a ratio band for n = 8 (kappa = eps = 1/200, c~ = 1/2) -- no one KKT face fits",
           "[rh][box]") {
     const BoxSpec spec = box_n8();
     const Instance box = box_instance(spec);

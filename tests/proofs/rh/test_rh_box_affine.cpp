@@ -201,7 +201,7 @@ TEST_CASE("the affine box certificate: members' KKT-certified ratios lie inside 
     }
 }
 
-TEST_CASE("subdivision: a box whose first-order range crosses zero is not certified; the sub-boxes it certifies hold their members",
+TEST_CASE("subdivision: a box whose first-order range crosses zero is not certified -- the sub-boxes it certifies hold their members",
           "[rh][box]") {
     const BoxSpec spec = power_law_box("1/72");
     CHECK(!certify_box(spec, {}, 1).status.is_proven());
