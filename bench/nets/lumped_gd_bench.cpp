@@ -17,11 +17,14 @@
 #include <ctime>
 #include <vector>
 
+#include "../bench_clock.hpp"
+
+using flowcert::bench::cpu_seconds;
+
 using namespace flowcert;
 using namespace flowcert::nets;
 
 namespace {
-double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }  // process CPU time
 const double kX[3] = {-0.75, -0.5, 0.125}, kY[3] = {1.1, 0.1, 0.8}, kH = 2e-3, kC = 1.0 / 3;
 
 // plain double lumped moment map M <- A M A^T of the all-active class, `iters` iterations

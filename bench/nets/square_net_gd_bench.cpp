@@ -10,19 +10,14 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "../bench_clock.hpp"
+
+using flowcert::bench::cpu_seconds;
+using flowcert::bench::wall_seconds;
+
 using namespace flowcert;
 using namespace flowcert::nets;
 
-namespace {
-double cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-double wall_seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
     const long steps = argc > 1 ? std::atol(argv[1]) : 2000;

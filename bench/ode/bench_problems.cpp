@@ -20,6 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "../bench_clock.hpp"
+
+using flowcert::bench::cpu_seconds;
+using flowcert::bench::wall_seconds;
+
 using flowcert::IntervalD;
 namespace taylor = flowcert::taylor;
 namespace ode = flowcert::ode;
@@ -37,11 +42,6 @@ struct Problem {
     std::function<void(const State&, State&, double)> rhs;  // the same field in double
 };
 
-double cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
