@@ -166,7 +166,8 @@ std::optional<double> relation_margin(Relation r, const std::vector<Enclosure>& 
     auto rel = [](const Rational& slack, const Rational& scale) -> std::optional<double> {
         if (scale.sign() < 0) return std::nullopt;  // the bounds themselves cross: no meaningful scale
         if (scale.sign() == 0) return slack.sign() == 0 ? 0.0 : (slack.sign() > 0 ? 1.0 : -1.0);
-        return Rational(slack / scale).convert_to<double>();
+        const Rational q = slack / scale;
+        return mpq_get_d(q.backend().data());  // truncated toward zero (GMP), as every certificate so far records it
     };
     switch (r) {
         case Relation::less:
