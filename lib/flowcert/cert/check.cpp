@@ -1,7 +1,6 @@
 // Exact re-evaluation of check relations from decimal strings (GMP rationals).
 #include <flowcert/cert.hpp>
 
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -52,7 +51,8 @@ ExactBound ExactBound::parse(const std::string& text) {
 
 int compare(const ExactBound& a, const ExactBound& b) {
     if (a.inf != 0 || b.inf != 0) return (a.inf > b.inf) - (a.inf < b.inf);
-    return a.q.compare(b.q) > 0 ? 1 : (a.q.compare(b.q) < 0 ? -1 : 0);
+    const int c = a.q.compare(b.q);
+    return (c > 0) - (c < 0);
 }
 
 ExactInterval ExactInterval::parse(const Enclosure& e) {

@@ -3,7 +3,6 @@
 
 #include <flowcert/cert.hpp>
 
-
 #include <string>
 #include <vector>
 
