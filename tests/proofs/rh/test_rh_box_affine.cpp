@@ -123,6 +123,25 @@ std::vector<Member> members(int n, double w, int count) {
     for (int t = 0; t < count; ++t) out.push_back(make_member(n, w, t, rng));
     return out;
 }
+// The sub-box of every entry of the member's G widened by +-r.
+GramBox box_around(const linalg::IMatrixD& G, double r) {
+    const int n = static_cast<int>(G.rows());
+    GramBox box;
+    box.n = n;
+    box.entry.resize(n * (n + 1) / 2);
+    for (int i = 0; i < n; ++i)
+        for (int j = i; j < n; ++j) box.entry[pair_index(n, i, j)] = G(i, j) + IntervalD::bounds(-r, r);
+    return box;
+}
+// The member's own ratio gap / sqrt(n_-/tau), by the per-instance pipeline (pattern, tail, KKT-certified w*).
+IntervalD member_ratio(const BoxSpec& spec, const linalg::IMatrixD& G) {
+    const Instance mi = box_member(spec, G);
+    const PatternResult pr = certify_pattern_and_limit(mi);
+    REQUIRE(pr.tail.is_proven());
+    const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
+    REQUIRE(g.status.is_proven());
+    return g.ratio_n_minus;
+}
 }  // namespace
 
 TEST_CASE("pair_index numbers the unordered pairs 0..n(n+1)/2 - 1 once each", "[rh][box]") {
@@ -245,21 +264,12 @@ TEST_CASE("tight sub-boxes around members: the leaf's band is narrow and holds t
     spec.h = spec.c = "1/2";
     double widest = 0;
     for (const Member& m : members(16, 1.0 / 100, 12)) {
-        GramBox box;
-        box.n = 16;
-        box.entry.resize(16 * 17 / 2);
-        for (int i = 0; i < 16; ++i)
-            for (int j = i; j < 16; ++j) box.entry[pair_index(16, i, j)] = m.G(i, j) + IntervalD::bounds(-1e-9, 1e-9);
-        const BoxLeaf leaf = certify_sub_box(spec, box, {});
+        const BoxLeaf leaf = certify_sub_box(spec, box_around(m.G, 1e-9), {});
         INFO(leaf.failure);
         REQUIRE(leaf.certified);
-        const Instance mi = box_member(spec, m.G);
-        const PatternResult pr = certify_pattern_and_limit(mi);
-        REQUIRE(pr.tail.is_proven());
-        const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
-        REQUIRE(g.status.is_proven());
-        INFO("member ratio " << to_string(g.ratio_n_minus, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12));
-        CHECK(subset(g.ratio_n_minus, leaf.ball.ratio_n_minus));
+        const IntervalD ratio = member_ratio(spec, m.G);
+        INFO("member ratio " << to_string(ratio, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12));
+        CHECK(subset(ratio, leaf.ball.ratio_n_minus));
         widest = std::max(widest, width(leaf.ball.ratio_n_minus));
     }
     WARN("tight sub-boxes: widest leaf band " << widest);
@@ -276,25 +286,17 @@ TEST_CASE("sub-boxes of radius 1/250 around members: the correlated lower bound 
     int active = 0, count = 0;
     double closest = 1;
     for (const Member& m : members(16, 1.0 / 100, 16)) {
-        GramBox box;
-        box.n = 16;
-        box.entry.resize(16 * 17 / 2);
-        for (int i = 0; i < 16; ++i)
-            for (int j = i; j < 16; ++j) box.entry[pair_index(16, i, j)] = m.G(i, j) + IntervalD::bounds(-4e-3, 4e-3);
+        const GramBox box = box_around(m.G, 4e-3);
         const BoxLeaf leaf = certify_sub_box(spec, box, {});
         INFO(leaf.failure);
         REQUIRE(leaf.certified);
         const WStarBall plain = enclose_gap_by_ball(box_member(spec, box.hull()), leaf.pattern);
         if (lower(leaf.ball.ratio_n_minus) > lower(plain.ratio_n_minus)) ++active;
-        const Instance mi = box_member(spec, m.G);
-        const PatternResult pr = certify_pattern_and_limit(mi);
-        REQUIRE(pr.tail.is_proven());
-        const GapResult g = enclose_gap(mi, pr, certify_w_star(mi));
-        REQUIRE(g.status.is_proven());
-        INFO("member ratio " << to_string(g.ratio_n_minus, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12)
+        const IntervalD ratio = member_ratio(spec, m.G);
+        INFO("member ratio " << to_string(ratio, 12) << ", leaf band " << to_string(leaf.ball.ratio_n_minus, 12)
                              << ", without the correlated bound " << to_string(plain.ratio_n_minus, 12));
-        CHECK(subset(g.ratio_n_minus, leaf.ball.ratio_n_minus));
-        closest = std::min(closest, lower(g.ratio_n_minus) - lower(leaf.ball.ratio_n_minus));
+        CHECK(subset(ratio, leaf.ball.ratio_n_minus));
+        closest = std::min(closest, lower(ratio) - lower(leaf.ball.ratio_n_minus));
         ++count;
     }
     WARN("radius 1/250: correlated bound active in " << active << " of " << count << " sub-boxes; closest member ratio "
