@@ -195,6 +195,42 @@ TEST_CASE("square net flow: a box of initial values (every corner's reference in
     }
 }
 
+TEST_CASE("square net flow: the frame Jacobian on sub-intervals contains every corner; dropping a piece is caught",
+          "[square_net_flow]") {
+    Setting s = make_setting(4, 3, 8, 1, 1.0);
+    const IntervalD c = IntervalD(1) / IntervalD(8);
+    std::vector<IntervalD> x0 = point_start(s);
+    const double r = 1e-4, T = 1.5;
+    for (auto& e : x0) e = IntervalD::bounds(mid(e) - r, mid(e) + r);
+    std::vector<std::vector<double>> refs, errs;
+    for (int corner = 0; corner < 3; ++corner) {
+        Setting sc = s;
+        for (std::size_t k = 0; k < sc.x0.size(); ++k) sc.x0[k] += ((k + corner) % 3 == 0 ? r : (k + corner) % 3 == 1 ? -r : 0.0);
+        refs.emplace_back(), errs.emplace_back();
+        reference<Big>(sc, T, 200, refs.back(), errs.back());
+    }
+    auto run = [&](int pieces, bool drop) {
+        SquareNetFlowOptions o;
+        o.frame_from_start = {0, 1, 2, 3};
+        o.jacobian_pieces = pieces;
+        o.test_only_drop_last_piece_UNSOUND = drop;
+        const auto res = integrate_square_net_flow(s.X, targets(s), c, x0, IntervalD::exact(T), {}, o);
+        INFO(res.reason);
+        REQUIRE(res.ok());
+        int bad = 0;
+        for (std::size_t k = 0; k < refs.size(); ++k) bad += misses(res.final_box, refs[k], errs[k]);
+        return std::pair{bad, max_width(res.final_box)};
+    };
+    const auto [bad1, w1] = run(1, false);
+    const auto [bad4, w4] = run(4, false);
+    CHECK(bad1 == 0);
+    CHECK(bad4 == 0);
+    CHECK(w4 <= w1 * 1.01);
+    const auto [bad_drop, w_drop] = run(2, true);  // half of every step's linear part left out: caught
+    CHECK(bad_drop > 0);
+    WARN("pieces 1: width " << w1 << ", pieces 4: " << w4 << ", dropped piece: " << w_drop << " (" << bad_drop << " misses)");
+}
+
 TEST_CASE("square net flow: medium size 10 x 6, n = 15, long double reference", "[square_net_flow]") {
     const Setting s = make_setting(10, 6, 15, 2, 1.0);
     const double T = 1.0;

@@ -201,6 +201,12 @@ inline flowcert::cert::CaseSchema schema() {
             {.name = "promote_norm", .type = KeyType::number,
              .description = "square_blocks: a neuron joins the Lohner frame when its norm exceeds this (default 0.05)",
              .required = false, .constraint = Constraint::positive},
+            {.name = "block_jacobian_pieces", .type = KeyType::integer,
+             .description = "square_blocks: the frame's flow Jacobian as a product over this many sub-intervals per step (default 1)",
+             .required = false, .constraint = Constraint::positive},
+            {.name = "block_frame_support", .type = KeyType::boolean,
+             .description = "square_blocks: the support neurons of the KKT point in the Lohner frame from t = 0 (default false)",
+             .required = false},
         },
     });
 }
@@ -222,6 +228,7 @@ inline void validate(const flowcert::cert::Case& c) {
             c.fail("flow_engine", "square_blocks integrates v^T (W x)^2 only (feed_forward, activation square)");
     }
     if (c.has("block_order") && c.integer("block_order") > 16) c.fail("block_order", "at most 16");
+    if (c.has("block_jacobian_pieces") && c.integer("block_jacobian_pieces") > 64) c.fail("block_jacobian_pieces", "at most 64");
 }
 
 }  // namespace kh18

@@ -41,6 +41,20 @@ using I = IntervalD;
 namespace {
 namespace nm = kh18::names;
 
+// The hidden neurons j (one hidden layer: W row j, then v_j) with a parameter outside the zero set z.
+std::vector<int> support_neurons(const HomogeneousArchitecture& arch, const std::vector<int>& z) {
+    const int d = arch.input_dim, m = arch.hidden.front();
+    std::vector<char> zero(static_cast<std::size_t>(m * d + m), 0);
+    for (int k : z) zero[static_cast<std::size_t>(k)] = 1;
+    std::vector<int> out;
+    for (int j = 0; j < m; ++j) {
+        bool all_zero = zero[static_cast<std::size_t>(m * d + j)] != 0;
+        for (int k = 0; k < d; ++k) all_zero = all_zero && zero[static_cast<std::size_t>(j * d + k)] != 0;
+        if (!all_zero) out.push_back(j);
+    }
+    return out;
+}
+
 // Step 3: the delta sweep (the points through cert::Context::sweep, issue 7) and its conclusion, tables and plots.
 void sweep(cert::Context& ctx, const kh18::Instance& s, const kh18::Frame& f, const std::vector<int>& z) {
     const cert::Case& in = ctx.input;
@@ -127,6 +141,7 @@ void run(cert::Context& ctx) {
         Theorem18BlockFlow b{s.data.Xd, s.data.y, loss_scale<I>(s.norm, s.n, I(0)), {}, {}};  // no ytilde: the NCF stays dense
         b.options.order = in.has("block_order") ? static_cast<int>(in.integer("block_order")) : 12;
         if (in.has("promote_norm")) b.options.promote_norm = mid(in.interval_d("promote_norm"));
+        if (in.has("block_jacobian_pieces")) b.options.jacobian_pieces = static_cast<int>(in.integer("block_jacobian_pieces"));
         f.flows.blocks = b;
         rep.note("loss-flow integrator (invariance tubes and sweep; the NCF entry into the cap stays dense): square_blocks -- nets::integrate_square_net_flow, order " +
                  std::to_string(b.options.order) + ", neurons of norm > " + format_g(b.options.promote_norm, 3) +
@@ -146,6 +161,13 @@ void run(cert::Context& ctx) {
     rep.step(nm::ZP, "[KH2025, Def. 15, Thm 18 (w_z)]")
         .holds(zp_ok, zp.reason + " (|Z| = " + std::to_string(zp.zero_indices.size()) + " of " + std::to_string(s.P) + ")");
     if (!zp_ok) return;
+    if (f.flows.blocks && in.has("block_frame_support") && in.boolean("block_frame_support")) {
+        // the neurons of W̄'s support (those that escape) in the Lohner frame from t = 0: sound for any choice
+        f.flows.blocks->options.frame_from_start = support_neurons(s.arch, zp.zero_indices);
+        rep.note("square_blocks: the " + std::to_string(f.flows.blocks->options.frame_from_start.size()) +
+                 " support neurons of W̄ in the Lohner frame from t = 0; the frame Jacobian on " +
+                 std::to_string(f.flows.blocks->options.jacobian_pieces) + " sub-intervals per step");
+    }
     if (s.ff)  // an identity at every positive KKT point (Lemma 17): a consistency check of the enclosures
         rep.conclusion(nm::L17, "[KH2025, Lemma 17]")
             .trivially_true("an identity at every positive KKT point of (10) [KH2025, Lemma 17]: a consistency check")

@@ -278,6 +278,31 @@ bool flow_jacobian(const IMatrixD& A, IMatrixD& V) {
     return true;
 }
 
+// V = D phi over [0, H] as the product V_N ... V_1 of the Peano-Baker enclosures on N equal pieces
+// [s_k, s_k+1] of the step, each with the interval Jacobian over the hull models' ranges on that piece only (the
+// chain rule for the flow map; a model is valid on every sub-interval of [0, H]). The width of a piece's Jacobian
+// is that of the state's range over the piece, so V's width drops about N-fold (docs/kh.md#block-flow-of-the-square-net).
+bool frame_flow_jacobian(const Problem& pb, std::size_t kf, const BlockModels& hul, const TmPowers& P, const I& Hs,
+                         int pieces, bool drop_last_UNSOUND, IMatrixD& V) {
+    const std::size_t S = pb.S, n = pb.n;
+    std::vector<I> sr(kf * S), rr(n);
+    // break points 0 = b_0 < ... < b_N = H: exact doubles inside, the step length (an interval) at the end
+    auto point = [&](int k) { return k == pieces ? Hs : I::exact(mid(Hs) * k / pieces); };
+    for (int k = 0; k < (drop_last_UNSOUND && pieces > 1 ? pieces - 1 : pieces); ++k) {
+        const I lo = point(k), hi = point(k + 1);
+        const I piece = I::bounds(lower(lo), upper(hi));
+        for (std::size_t a = 0; a < kf * S; ++a) sr[a] = tm_at(hul.tm[a], P.p, piece);
+        for (std::size_t i = 0; i < n; ++i) rr[i] = pb.frozen ? -pb.y[i] : tm_at(hul.rt[i], P.p, piece);
+        IMatrixD A = block_jacobian(pb, kf, sr, rr, pb.c4, pb.c2);
+        for (Eigen::Index i = 0; i < A.rows(); ++i)
+            for (Eigen::Index j = 0; j < A.cols(); ++j) A(i, j) = (hi - lo) * A(i, j);
+        IMatrixD Vk;
+        if (!flow_jacobian(A, Vk)) return false;
+        V = k == 0 ? Vk : linalg::mul_midrad(Vk, V);
+    }
+    return true;
+}
+
 struct Frame {
     std::vector<int> ids;   // neuron indices, blocks of S in this order
     Eigen::VectorXd centre;
@@ -365,17 +390,9 @@ public:
         }
         const Eigen::Index K = static_cast<Eigen::Index>(kf * S);
         IVectorD Phi(K);
-        std::vector<I> sr(kf * S), rr(n);
-        for (std::size_t a = 0; a < kf * S; ++a) {
-            Phi(static_cast<Eigen::Index>(a)) = tm_at(cen.tm[a], p, Hs);
-            sr[a] = ode::tm_range(hul.tm[a], P);
-        }
-        for (std::size_t i = 0; i < n; ++i) rr[i] = pb_.frozen ? -pb_.y[i] : ode::tm_range(hul.rt[i], P);
-        IMatrixD A = block_jacobian(pb_, kf, sr, rr, pb_.c4, pb_.c2);
-        for (Eigen::Index i = 0; i < K; ++i)
-            for (Eigen::Index j = 0; j < K; ++j) A(i, j) = Hs * A(i, j);
+        for (std::size_t a = 0; a < kf * S; ++a) Phi(static_cast<Eigen::Index>(a)) = tm_at(cen.tm[a], p, Hs);
         IMatrixD V;
-        if (!flow_jacobian(A, V)) {
+        if (!frame_flow_jacobian(pb_, kf, hul, P, Hs, std::max(1, o_.jacobian_pieces), o_.test_only_drop_last_piece_UNSOUND, V)) {
             reason = "the Peano-Baker series of the frame Jacobian does not converge fast (||H J|| too large)";
             return false;
         }
@@ -559,7 +576,11 @@ ode::Result<I> integrate_square_net_flow(const Eigen::MatrixXd& X, const IVector
                 return a;
             }
             const double h = t1 - t0;
-            const double ratio = pending.max_rem > 0 ? o.remainder_tolerance / pending.max_rem : 1e6;
+            // heuristic only: the remainder target, at least remainder_relative times the widest parameter
+            double widest = 0;
+            for (const I& x : pending.end_set) widest = std::max(widest, width(x));
+            const double tol = std::max(o.remainder_tolerance, o.remainder_relative * widest);
+            const double ratio = pending.max_rem > 0 ? tol / pending.max_rem : 1e6;
             a.h_suggest = h * std::clamp(0.8 * std::pow(ratio, 1.0 / (o.order + 1)), 0.5, 2.0);
             // heuristic only: stay below a recently failed step length, letting it grow back slowly
             if (h_failed > 0) {

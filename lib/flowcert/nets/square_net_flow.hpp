@@ -17,7 +17,10 @@
 //      and V = D phi_e over the box by the Peano-Baker series of V' = J(s) V with J in the interval Jacobian Jbar
 //      of the block over its Taylor models from the hull (every e in E):
 //          V in sum_{l <= q} (H Jbar)^l / l! + [-tau, tau],  tau = nu^{q+1} e^nu / (q+1)!,  nu = ||H Jbar||_inf
-//      (the l-fold integral over the simplex of volume H^l/l! of products in Jbar^l). Jacobian blocks (z_j = X^T w_j):
+//      (the l-fold integral over the simplex of volume H^l/l! of products in Jbar^l); with jacobian_pieces = N, V is
+//      the product V_N ... V_1 of such enclosures on N sub-intervals of the step, each with the Jacobian over the
+//      state's range on its piece only (chain rule; V's width, which enters the frame's growth through V B q0,
+//      drops about N-fold). Jacobian blocks (z_j = X^T w_j):
 //          dF_wj/dw_l = -4c v_j ([j=l] M + 2 v_l X diag(z_j z_l) X^T),   dF_wj/dv_l = -4c ([j=l] M w_j + v_j X (z_j z_l^2)),
 //          dF_vj/dw_l = -4c ([j=l] M w_j + v_l X (z_j^2 z_l)),          dF_vj/dv_l = -2c sum_i z_ji^2 z_li^2.
 //      New frame from QR of mid(V B) with a rigorous Q^{-1} (linalg::orthogonal_basis). Why a frame: near a saddle
@@ -46,7 +49,9 @@ struct SquareNetFlowOptions {
     int order = 10;                      // Taylor order in time (<= ode::kTmMaxOrder)
     double promote_norm = 0.05;          // box -> frame when sqrt(|w_j|^2 + v_j^2) (midpoint) exceeds this
     std::vector<int> frame_from_start;   // neurons in the frame from t = 0
+    int jacobian_pieces = 1;             // frame: the step's flow Jacobian as a product over this many sub-intervals
     double remainder_tolerance = 1e-13;  // step-size heuristic: target width of a step's remainders
+    double remainder_relative = 0;       // ... or this times the widest parameter enclosure, if larger
     ode::StepControlOptions steps{.h_initial = 0.05, .h_min = 1e-7, .h_max = 4.0, .max_steps = 200000};
     bool record_tubes = true;
     // The NCF u' = grad N(u), N(u) = sum_i ytilde_i H(x_i; u) [KH2025, eq. (5)] instead of the loss flow: the
@@ -59,6 +64,8 @@ struct SquareNetFlowOptions {
     std::function<void(double, double, const std::string&)> on_reject;  // (t0, t1, reason) of a failed attempt
     // TEST ONLY, UNSOUND ("teeth"): the frame block ignores the other neurons' part of the residuals.
     bool test_only_drop_box_input_UNSOUND = false;
+    // TEST ONLY, UNSOUND ("teeth"): the frame's flow Jacobian leaves out the last of its jacobian_pieces.
+    bool test_only_drop_last_piece_UNSOUND = false;
 };
 
 // What the run did beyond ode::Result.
