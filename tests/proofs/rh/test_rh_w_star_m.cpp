@@ -15,22 +15,21 @@
 #include <random>
 #include <vector>
 
-using namespace flowcert;
-using namespace flowcert::nets::rh;
-using namespace flowcert::proofs::rh;
+namespace model = flowcert::nets::rh;
+using namespace flowcert::proofs::rh;  // Instance, the reduction and the certificates
+using namespace rh_exact;              // exact references (Rat via rh_fixture)
 using namespace rh_fixture;
-using namespace rh_exact;
 
 namespace {
 
 // The m-network of a seeded instance: n = 4, d = 32, eta d = 1/4 and c = 1/64 (exact dyadics, so eta' and c' are
 // exact for every m), alternating labels, span initialization.
 Instance seeded_network(std::uint64_t seed, int m) {
-    InstanceSpec s = spec_of(seed, 4, 32);
+    model::InstanceSpec s = spec_of(seed, 4, 32);
     s.m = m;
     s.eta_d = "1/4";
     s.init_scale = "1/64";
-    return make_instance(s);
+    return model::make_instance(s);
 }
 
 }  // namespace
@@ -74,13 +73,13 @@ TEST_CASE("m-network GD (m = 4, 6) equals the reduced m = 2 GD at eta' = (m/2) e
 }
 
 TEST_CASE("a Gaussian initialization (same-sign neurons unequal) is not reduced to m = 2", "[rh]") {
-    InstanceSpec s = spec_of(4, 4, 32);
+    model::InstanceSpec s = spec_of(4, 4, 32);
     s.m = 4;
     s.init = "gaussian";
     s.init_scale = "1/64";
-    CHECK_FALSE(reduce_to_m2(make_instance(s)).status.is_proven());
+    CHECK_FALSE(reduce_to_m2(model::make_instance(s)).status.is_proven());
     s.m = 3;
-    CHECK_THROWS_AS(make_instance(s), std::invalid_argument);  // odd m (m+ != m-): not a model here
+    CHECK_THROWS_AS(model::make_instance(s), std::invalid_argument);  // odd m (m+ != m-): not a model here
 }
 
 namespace {
