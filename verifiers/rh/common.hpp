@@ -146,8 +146,8 @@ inline void validate_covariance(const cert::Case& in) {
         in.fail("targets", "teacher labels are defined for the isotropic covariance only");
 }
 
-// many_neurons: the verifier checks m itself (rh/gap_m2: even m); otherwise m must be 1 or 2.
-inline void validate_instance(const cert::Case& in, bool many_neurons = false) {
+// many_neurons: the verifier checks m itself (rh/gap_m2: even m); otherwise m must be 1 or 2 (validate_instance).
+inline void validate_instance_keys(const cert::Case& in, bool many_neurons) {
     validate_covariance(in);
     const long long m = in.integer("m");
     if (!many_neurons && m != 1 && m != 2) in.fail("m", "must be 1 or 2");
@@ -168,6 +168,8 @@ inline void validate_instance(const cert::Case& in, bool many_neurons = false) {
             in.fail("row_order", "must have n entries");
     }
 }
+
+inline void validate_instance(const cert::Case& in) { validate_instance_keys(in, false); }
 
 inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     using R = rh::Reconstruction;
@@ -342,7 +344,7 @@ inline cert::VerifierSpec gap_verifier_spec(std::string name, std::string summar
         .default_precision_bits = 53,
         .validate =
             [extra = std::move(extra), many_neurons](const cert::Case& c) {
-                validate_instance(c, many_neurons);
+                validate_instance_keys(c, many_neurons);
                 extra(c);
             },
         .run = std::move(run),
