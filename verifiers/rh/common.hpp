@@ -30,7 +30,7 @@ inline std::vector<cert::KeySpec> instance_keys(bool with_n_d) {
         k.push_back({.name = "d", .type = cert::KeyType::integer, .description = "dimension",
                      .constraint = cert::Constraint::positive});
     }
-    k.push_back({.name = "m", .type = cert::KeyType::integer, .description = "1: relu(<w,x>); 2: relu(<w+,x>) - relu(<w-,x>)"});
+    k.push_back({.name = "m", .type = cert::KeyType::integer, .description = "1: relu(<w,x>); 2: relu(<w+,x>) - relu(<w-,x>); rh/gap_m2: any even m, m/2 neurons of each sign"});
     k.push_back({.name = "targets", .type = cert::KeyType::string,
                  .description = "'alternating' (+1,-1,...), 'teacher' (y_i = <w_t,x_i>/sqrt(d)) or n comma-separated numbers"});
     k.push_back({.name = "eta_d", .type = cert::KeyType::number,
@@ -146,10 +146,11 @@ inline void validate_covariance(const cert::Case& in) {
         in.fail("targets", "teacher labels are defined for the isotropic covariance only");
 }
 
-inline void validate_instance(const cert::Case& in) {
+// many_neurons: the verifier checks m itself (rh/gap_m2: even m); otherwise m must be 1 or 2 (validate_instance).
+inline void validate_instance_keys(const cert::Case& in, bool many_neurons) {
     validate_covariance(in);
     const long long m = in.integer("m");
-    if (m != 1 && m != 2) in.fail("m", "must be 1 or 2");
+    if (!many_neurons && m != 1 && m != 2) in.fail("m", "must be 1 or 2");
     if (in.has("n") && in.has("d") && in.integer("d") < in.integer("n"))
         in.fail("d", "must be >= n (G = X X^T must be nonsingular)");
     if (!certainly_less_equal(in.interval_d("eps_max"), IntervalD::exact(0.5)))
@@ -168,10 +169,12 @@ inline void validate_instance(const cert::Case& in) {
     }
 }
 
+inline void validate_instance(const cert::Case& in) { validate_instance_keys(in, false); }
+
 inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     using R = rh::Reconstruction;
     r.note(R::provenance);
-    r.note(std::string("model: ") + (m == 1 ? R::model_m1 : R::model_m2));
+    r.note(std::string("model: ") + (m == 1 ? R::model_m1 : m == 2 ? R::model_m2 : R::model_m_even));
     r.note(R::coordinates);
     r.note(R::covariance);
     r.note(R::regime);
@@ -180,6 +183,7 @@ inline void reconstruction_notes(cert::Report& r, int m, bool with_w_star) {
     r.note(R::global_min);
     if (with_w_star) {
         r.note(m == 1 ? R::w_star : R::w_star_m2);
+        if (m > 2) r.note(R::w_star_m);
         r.note(R::gap);
     }
 }
@@ -220,10 +224,17 @@ inline void hypothesis_checks(cert::Report& r, const rh::Instance& inst, const s
                    "condition is NOT FOUND)")
         .reconstructed(rh::Reconstruction::regime_mark)
         .le({"eps", proof::near_orthogonality(inst)}, cert::exact("eps_max", eps_max));
-    r.hypothesis(prefix + "step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
-        .statement("GD is stable on every active subset: eta lambda_max(G_SS) <= eta lambda_max(G) < 2")
-        .reconstructed(rh::Reconstruction::step_size_mark)
-        .lt({"eta lambda_max(G)", proof::step_size_ratio(inst)}, cert::exact("2"));
+    if (inst.m <= 2)
+        r.hypothesis(prefix + "step size eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
+            .statement("GD is stable on every active subset: eta lambda_max(G_SS) <= eta lambda_max(G) < 2")
+            .reconstructed(rh::Reconstruction::step_size_mark)
+            .lt({"eta lambda_max(G)", proof::step_size_ratio(inst)}, cert::exact("2"));
+    else  // m/2 same-sign neurons act on the residual together (docs/rh.md#w-star-m2, m > 2)
+        r.hypothesis(prefix + "step size (m/2) eta lambda_max(G) < 2", "[docs/rh.md#step-size]")
+            .statement("GD is stable on every active subset with the m/2 neurons of a sign moving together: "
+                       "(m/2) eta lambda_max(G_SS) <= (m/2) eta lambda_max(G) < 2 (m = " + std::to_string(inst.m) + ")")
+            .reconstructed(rh::Reconstruction::step_size_mark)
+            .lt({"(m/2) eta lambda_max(G)", IntervalD(inst.m / 2) * proof::step_size_ratio(inst)}, cert::exact("2"));
     r.hypothesis(prefix + "every sample active at initialization", "[docs/rh.md#initialization]")
         .statement("<w_p(0), x_i> > 0 for every neuron p and sample i (w = 0 is stationary when relu'(0) = 0)")
         .reconstructed(rh::Reconstruction::initialization_mark)
@@ -321,7 +332,7 @@ inline void add_band_keys(std::vector<cert::KeySpec>& schema) {
 // the band keys, the band statement, 53-bit arithmetic; `validate` checks the instance and then calls `extra`.
 inline cert::VerifierSpec gap_verifier_spec(std::string name, std::string summary, std::string locator,
                                             std::function<void(const cert::Case&)> extra,
-                                            std::function<void(cert::Context&)> run) {
+                                            std::function<void(cert::Context&)> run, bool many_neurons = false) {
     auto schema = instance_keys(true);
     add_band_keys(schema);
     return cert::VerifierSpec{
@@ -332,8 +343,8 @@ inline cert::VerifierSpec gap_verifier_spec(std::string name, std::string summar
         .schema = schema,
         .default_precision_bits = 53,
         .validate =
-            [extra = std::move(extra)](const cert::Case& c) {
-                validate_instance(c);
+            [extra = std::move(extra), many_neurons](const cert::Case& c) {
+                validate_instance_keys(c, many_neurons);
                 extra(c);
             },
         .run = std::move(run),

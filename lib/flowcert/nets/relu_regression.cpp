@@ -86,7 +86,7 @@ linalg::IMatrixD gram_enclosure_rowmajor(const std::vector<double>& X, int n, lo
 Instance make_instance(const InstanceSpec& spec) {
     if (spec.n < 1) throw std::invalid_argument("n must be >= 1");
     if (spec.d < 1) throw std::invalid_argument("d must be >= 1");
-    if (spec.m != 1 && spec.m != 2) throw std::invalid_argument("m must be 1 or 2");
+    if (spec.m != 1 && (spec.m < 2 || spec.m % 2 != 0)) throw std::invalid_argument("m must be 1 or even");
     if (spec.init != "span" && spec.init != "gaussian") throw std::invalid_argument("init must be span or gaussian");
     Instance inst;
     inst.spec = spec;
@@ -202,7 +202,7 @@ Instance make_instance(const InstanceSpec& spec) {
     inst.Xu.assign(m, IVec(n, IntervalD(0)));
     inst.uu.assign(m, IntervalD(0));
     for (int p = 0; p < m; ++p) {
-        inst.s[p] = p == 0 ? 1 : -1;
+        inst.s[p] = p < std::max(1, m / 2) ? 1 : -1;  // m even: the first m/2 neurons have output sign +1
         if (!gaussian_init) {
             // w_p(0) = X^T (c 1): a_p(0) = c 1 with c the lower end of the enclosure of init_scale (exact double)
             for (int i = 0; i < n; ++i) inst.a0[p][i] = IntervalD::exact(lower(c));

@@ -11,6 +11,7 @@
 // =====================================================================================
 //
 // Model m = 1: f_w(x) = relu(<w, x>).  Model m = 2: f(x) = relu(<w+, x>) - relu(<w-, x>).
+// Model m even: f(x) = sum_{p < m/2} relu(<w_p, x>) - sum_{p >= m/2} relu(<w_p, x>) (fixed output signs).
 // Loss L = 1/2 sum_i (f(x_i) - y_i)^2, relu'(0) = 0, GD with an exact step eta:
 //   w_p <- w_p - eta s_p X^T D_p r,  r = f(X) - y,  D_p = diag(1[<w_p, x_i> > 0]),  s_+ = +1, s_- = -1.
 // Primal-dual coordinates [docs/rh.md#coordinates], shifted so that no G^{-1} is needed:
@@ -48,6 +49,9 @@ struct Reconstruction {
         "[docs/rh.md#model]";
     static constexpr const char* model_m2 =
         "m = 2: f(x) = relu(<w+,x>) - relu(<w-,x>), same loss, relu'(0) = 0, GD on (w+, w-) [docs/rh.md#model]";
+    static constexpr const char* model_m_even =
+        "m even: f(x) = sum_{p < m/2} relu(<w_p,x>) - sum_{p >= m/2} relu(<w_p,x>) (m/2 neurons of each output "
+        "sign), same loss, relu'(0) = 0, GD on every w_p with the same eta [docs/rh.md#w-star-m2]";
     static constexpr const char* coordinates =
         "primal-dual coordinates: w = u + X^T a, beta = X w, a <- a - eta s D (f - y), beta <- beta - eta s G D (f - y); "
         "u = w(0) - X^T a(0) (0 for the span initialization, w(0) for the Gaussian one) [docs/rh.md#coordinates]";
@@ -80,6 +84,10 @@ struct Reconstruction {
         "activation patterns of convex QPs), labels y_i != 0; certified as the natural-pattern QP pair "
         "(w+ fits P+ with X_N w+ <= 0, w- fits N with X_{P+} w- <= 0) plus a first-order bound on every other "
         "pattern class [docs/rh.md#w-star-m2]";
+    static constexpr const char* w_star_m =
+        "w* (m even, m/2 neurons per sign): w* = argmin sum_p ||w_p||^2 subject to f(x_i) = y_i for every i, labels "
+        "y_i != 0; certified as the symmetric split w_p = w+-* / (m/2) of the m = 2 natural pair, by its first-order "
+        "separation margins and the deficit condition alpha_own,i lambda_max(G) < 2 |y_i| [docs/rh.md#w-star-m2]";
     static constexpr const char* global_min =
         "global minimum: m = 1: min L = 1/2 sum_{y_j <= 0} y_j^2, attained iff X_{P+} w = y_{P+} and X_N w <= 0; "
         "m = 2: min L = 0 [docs/rh.md#global-minimum]";
@@ -99,7 +107,7 @@ struct InstanceSpec {
     std::uint64_t seed = 0;
     int n = 0;                 // samples
     long d = 0;                // dimension
-    int m = 1;                 // 1 or 2 neurons
+    int m = 1;                 // 1, or an even number of neurons (s_p = +1 for p < m/2, -1 else)
     // "alternating" (y_i = +1 for even i, -1 for odd i), "teacher" (y_i = <w_t, x_i> / sqrt(d) in double,
     // w_t ~ N(0, I) from stream (seed, "teacher", 0)), or n comma-separated decimals / rationals.
     std::string labels = "alternating";

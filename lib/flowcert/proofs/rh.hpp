@@ -14,4 +14,5 @@
 #include <flowcert/proofs/rh/tail.hpp>
 #include <flowcert/proofs/rh/w_star.hpp>
 #include <flowcert/proofs/rh/w_star_ball.hpp>
+#include <flowcert/proofs/rh/w_star_m.hpp>
 #include <flowcert/proofs/rh/w_star_m2.hpp>

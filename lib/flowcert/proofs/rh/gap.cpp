@@ -70,4 +70,18 @@ GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const 
     return gap_from_square(inst, q, "||w(inf) - w*||^2 = sum over w+, w- of ||u_p||^2 + 2 (Xu_p)^T delta_p + delta_p^T G delta_p");
 }
 
+GapResult enclose_gap(const Instance& reduced, const PatternResult& pattern, const WStarM2Result& wstar,
+                      const SymmetricSplitResult& split) {
+    if (!split.status.is_proven()) {
+        GapResult res;
+        return res.status = ProofResult::not_proven("w* of the m-network not certified: " + split.status.reason), res;
+    }
+    const GapResult v = enclose_gap(reduced, pattern, wstar);  // ||v+(inf) - w+*||^2 + ||v-(inf) - w-*||^2
+    if (!v.status.is_proven()) return v;
+    // w_p(inf) - w_p* = (v+-(inf) - w+-*) / (m/2) for each of the m/2 neurons of a sign
+    return gap_from_square(reduced, IntervalD(2) / IntervalD(split.m) * v.gap_sq,
+                           "||w(inf) - w*||^2 = (2/m) (||v+(inf) - w+*||^2 + ||v-(inf) - w-*||^2), m = " +
+                               std::to_string(split.m) + " (the reduction of w_star_m.hpp)");
+}
+
 }  // namespace flowcert::proofs::rh

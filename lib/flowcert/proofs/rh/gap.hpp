@@ -6,6 +6,7 @@
 
 #include <flowcert/proofs/rh/stabilization.hpp>
 #include <flowcert/proofs/rh/w_star.hpp>
+#include <flowcert/proofs/rh/w_star_m.hpp>
 #include <flowcert/proofs/rh/w_star_m2.hpp>
 
 namespace flowcert::proofs::rh {
@@ -19,6 +20,9 @@ struct GapResult {
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarResult& wstar);
 // m = 2 [docs/rh.md#w-star-m2]: ||w(inf) - w*||^2 = sum_p ||u_p + X^T (a_p(inf) - alpha_p*)||^2 over both neurons.
 GapResult enclose_gap(const Instance& inst, const PatternResult& pattern, const WStarM2Result& wstar);
+// Even m [w_star_m.hpp]: on the reduced m = 2 instance, ||w(inf) - w*||^2 = (2/m) x the m = 2 gap^2 of (v+, v-).
+GapResult enclose_gap(const Instance& reduced, const PatternResult& pattern, const WStarM2Result& wstar,
+                      const SymmetricSplitResult& split);
 
 // The slope of log gap against log d between two gaps of one data seed (evidence for the d^-1/2 scaling of
 // docs/rh.md#scaling) is flowcert::loglog_slope(gap1, gap0, IntervalD(d1), IntervalD(d0)) (flowcert/interval.hpp).

@@ -13,13 +13,15 @@ IntervalD near_orthogonality(const Instance& inst) {
     return off / dmin;
 }
 
-IntervalD step_size_ratio(const Instance& inst) {
-    const auto er = linalg::symmetric_eigenvalues<IntervalD>(inst.G);
+IntervalD lambda_max(const linalg::IMatrixD& G) {
+    const auto er = linalg::symmetric_eigenvalues<IntervalD>(G);
     if (er.status != ProofStatus::proven || er.eigenvalues.empty()) return IntervalD::entire();
     IntervalD lmax = er.eigenvalues.front();
     for (const auto& l : er.eigenvalues) lmax = max(lmax, l);
-    return inst.eta * lmax;
+    return lmax;
 }
+
+IntervalD step_size_ratio(const Instance& inst) { return inst.eta * lambda_max(inst.G); }
 
 IntervalD initial_activity(const Instance& inst) {
     const auto beta = nets::rh::initial_predictions(inst);

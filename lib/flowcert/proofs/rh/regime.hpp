@@ -12,6 +12,9 @@ using nets::rh::Instance;
 // Near-orthogonality eps = max_{i != j} |G_ij| / min_i G_ii (the high-dimensional regime).
 IntervalD near_orthogonality(const Instance& inst);
 
+// lambda_max(G) from the verified symmetric eigenvalue bounds of linalg (entire if they fail).
+IntervalD lambda_max(const linalg::IMatrixD& G);
+
 // eta * lambda_max(G) (verified symmetric eigenvalue bounds of linalg; entire if they fail). The
 // step-size hypothesis is eta * lambda_max(G) < 2 (then eta lambda_max(G_SS) < 2 on every active subset).
 IntervalD step_size_ratio(const Instance& inst);
