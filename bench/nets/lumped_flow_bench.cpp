@@ -12,7 +12,8 @@
 // neuron-steps/s of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
 // the same shape (same m, same number of steps; proofs::bf::plain_flow_nonrigorous, the reports' comparison run,
 // frozen neurons dropped) in the same process, and their ratio.
-// Balanced Gaussian init, lambda = 1e-3.
+// Balanced Gaussian init, lambda = 1e-3. Environment: CLASS_TRANSITIONS (any value) sets
+// FlowOptions::class_transitions (smooth neurons by their pattern's transition matrix).
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
@@ -51,6 +52,7 @@ Run run(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& 
     o.lumping.neuron_tubes = false;
     o.lumping.join_after = join_after;
     if (const char* mj = std::getenv("LUMPED_MAX_JOINS")) o.lumping.max_joins = std::strtoull(mj, nullptr, 10);
+    o.class_transitions = std::getenv("CLASS_TRANSITIONS") != nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     Run r;
     r.res = integrate_gradient_flow(model, th0, o);
@@ -227,6 +229,7 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
     o.store_tube = false;
     o.lumping.from = T0;
     o.lumping.neuron_tubes = false;
+    o.class_transitions = std::getenv("CLASS_TRANSITIONS") != nullptr;
     std::size_t steps = 0, lumped_neuron_steps = 0, smooth = 0, hull = 0, parked = 0, frozen = 0, substeps = 0;
     std::chrono::steady_clock::time_point start;
     bool started = false;
