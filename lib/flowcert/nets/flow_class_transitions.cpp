@@ -123,20 +123,9 @@ bool Engine::class_validate_pass(std::size_t U) {
 // parked, lumped and frozen neurons) maps it into itself, so its unique fixed point, the true
 // transition matrices, lies in it, and theta_j(s) in Phi_u(s) X_j.
 bool Engine::class_models(const std::vector<I>& X, StepOutcome& out) {
-    const std::size_t U = pattern_keys_.size();
-    class_moments(X, U);
-    class_recurrence(U);
-    bool valid = false;
-    for (int it = 0; it < 8 && !valid; ++it) {
-        ++out.validation_iterations;
-        class_residual_tm(U);
-        valid = pb_.all(class_validate_pass(U));  // collective: the residual models are shared
-    }
-    if (!valid) {
-        out.fail = StepFail::validation;
-        out.reason = "Taylor-model remainder validation of the class transition matrices failed";
-    }
-    return valid;
+    class_moments(X, pattern_keys_.size());
+    class_recurrence(pattern_keys_.size());
+    return remainder_passes(X, true, out);
 }
 
 // End states and tubes of the smooth neurons, Phi_u(h) X_j and Phi_u([0, H]) X_j met with the a

@@ -73,6 +73,7 @@ private:
     bool classify(const std::vector<char>& frozen, StepOutcome& out);
     void hull_constants();
     bool smooth_models(const std::vector<I>& X, StepOutcome& out);   // flow_smooth_step.cpp
+    bool remainder_passes(const std::vector<I>& X, bool by_class, StepOutcome& out);  // flow_smooth_step.cpp
     bool hull_boxes_hold(const std::vector<I>& X, StepOutcome& out);  // flow_smooth_step.cpp
     double smooth_results(const std::vector<I>& X);
     bool hull_phase(const std::vector<I>& X, StepOutcome& out);       // flow_switching.cpp

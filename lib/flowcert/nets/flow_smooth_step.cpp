@@ -222,17 +222,26 @@ void Engine::widen_remainders(TimeTm* th, const I* newr) const {
 
 // Taylor models of the smooth neurons, coupled through the residual models (section 3).
 bool Engine::smooth_models(const std::vector<I>& X, StepOutcome& out) {
+    recurrence(X, pattern_keys_.size());
+    return remainder_passes(X, false, out);
+}
+
+// The Schauder passes (at most 8): residual models from the current models, then every smooth state's
+// image must lie in its model (a state that does not fit gets wider remainders for the next pass).
+// by_class: the states are the columns of the patterns' transition matrices (section 3c).
+bool Engine::remainder_passes(const std::vector<I>& X, bool by_class, StepOutcome& out) {
     const std::size_t U = pattern_keys_.size();
-    recurrence(X, U);
     bool valid = false;
     for (int it = 0; it < 8 && !valid; ++it) {
         ++out.validation_iterations;
-        residual_tm(U);
-        valid = pb_.all(validate_pass(X));  // collective: the residual models are shared
+        if (by_class) class_residual_tm(U);
+        else residual_tm(U);
+        valid = pb_.all(by_class ? class_validate_pass(U) : validate_pass(X));  // collective: shared residual models
     }
     if (!valid) {
         out.fail = StepFail::validation;
-        out.reason = "Taylor-model remainder validation of the coupled smooth neurons failed";
+        out.reason = by_class ? "Taylor-model remainder validation of the class transition matrices failed"
+                              : "Taylor-model remainder validation of the coupled smooth neurons failed";
     }
     return valid;
 }
