@@ -703,7 +703,8 @@ TEST_CASE("with class transitions the tube contains the long-double references w
         CHECK(r.by_class.stats.smooth_neuron_steps > 0);
         CHECK(r.refs.back().crossings >= 2);
         for (std::size_t q = 0; q < r.refs.size(); ++q) CHECK(tube_contains(r.by_class.snapshots[q].state, r.refs[q]));
-        // measured: 1.00x (the widths at t = 2 are those of the per-neuron models to 3 digits)
+        // measured: 1.39x (0.367 against 0.264 at t = 2): with one O(1) neuron per pattern the residual models
+        // sum S^2 products of the columns' models (section 3c), wider than the neuron's own a_j w_j product
         CHECK(max_width(r.by_class.state) <= 1.5 * max_width(r.per_neuron.state));
     }
     SECTION("Figure-2 data, balanced init m = 36 (patterns with many members), t in [0, 10]") {
@@ -725,7 +726,7 @@ TEST_CASE("with class transitions the tube contains the long-double references w
                 CHECK(intersect(r.by_class.snapshots[q].residual[k], r.per_neuron.snapshots[q].residual[k], both));
             }
         }
-        CHECK(max_width(r.by_class.state) <= 1.5 * max_width(r.per_neuron.state));
+        CHECK(max_width(r.by_class.state) <= 1.5 * max_width(r.per_neuron.state));  // measured: 1.0008x
     }
 }
 
