@@ -373,7 +373,9 @@ TEST_CASE("frozen neurons have exactly constant tubes (zero growth over the init
     CHECK(frozen >= 1);
 }
 
-TEST_CASE("flow results are identical for one and two threads", "[flow][threads][class]") {
+TEST_CASE("flow results are identical for one and two threads; with class transitions a 2-process split meets them, "
+          "the same bits on both processes",
+          "[flow][threads][class][partition]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
     const InitSpec is = balanced_init(300, 11, "1e-2");
     const auto init = initialize<IntervalD>(is, model.d());
@@ -393,6 +395,25 @@ TEST_CASE("flow results are identical for one and two threads", "[flow][threads]
         CHECK(r1.state.a[j].upper() == r2.state.a[j].upper());
         CHECK(r1.state.W(j, 0).lower() == r2.state.W(j, 0).lower());
         CHECK(r1.state.W(j, 1).upper() == r2.state.W(j, 1).upper());
+    }
+    if (!o.class_transitions) return;  // the split of the per-neuron route: test "a flow split over 2 and 3 processes"
+    ThreadReducer red(2);
+    std::vector<FlowResult> gathered(2);
+    std::vector<std::thread> pool;
+    for (int p = 0; p < 2; ++p)
+        pool.emplace_back([&, p] {
+            FlowOptions op = o;
+            op.partition = red.partition(p, is.m);
+            gathered[p] = integrate_gradient_flow(model, init.theta, op);
+            gather_flow_result(gathered[p], op.partition);
+        });
+    for (auto& th : pool) th.join();
+    REQUIRE(gathered[0].status == FlowStatus::completed);
+    CHECK(gathered[0].stats.steps == r1.stats.steps);
+    for (std::size_t j = 0; j < is.m; ++j) {
+        IntervalD both;
+        CHECK(intersect(gathered[0].state.a[j], r1.state.a[j], both));
+        CHECK(same_bits(gathered[0].state.a[j], gathered[1].state.a[j]));
     }
 }
 
@@ -742,35 +763,4 @@ TEST_CASE("class transitions with a wrong moment box (M_u / 2) put reference val
     for (std::size_t q = 0; q < r.refs.size(); ++q)
         if (!tube_contains(r.by_class.snapshots[q].state, r.refs[q])) ++outside;
     CHECK(outside > 0);
-}
-
-TEST_CASE("class transitions under a 2-process split meet the single-process enclosure, the same bits on both processes",
-          "[flow][class][partition]") {
-    const TwoLayerModel<IntervalD> model(figure2_spec());
-    const InitSpec is = balanced_init(300, 11, "1e-2");
-    const auto init = initialize<IntervalD>(is, model.d());
-    FlowOptions o;
-    o.t_end = 1.0;
-    o.store_tube = false;
-    o.class_transitions = true;
-    const FlowResult single = integrate_gradient_flow(model, init.theta, o);
-    REQUIRE(single.status == FlowStatus::completed);
-    ThreadReducer red(2);
-    std::vector<FlowResult> gathered(2);
-    std::vector<std::thread> pool;
-    for (int p = 0; p < 2; ++p)
-        pool.emplace_back([&, p] {
-            FlowOptions op = o;
-            op.partition = red.partition(p, is.m);
-            gathered[p] = integrate_gradient_flow(model, init.theta, op);
-            gather_flow_result(gathered[p], op.partition);
-        });
-    for (auto& th : pool) th.join();
-    REQUIRE(gathered[0].status == FlowStatus::completed);
-    CHECK(gathered[0].stats.steps == single.stats.steps);
-    for (std::size_t j = 0; j < is.m; ++j) {
-        IntervalD both;
-        CHECK(intersect(gathered[0].state.a[j], single.state.a[j], both));
-        CHECK(same_bits(gathered[0].state.a[j], gathered[1].state.a[j]));
-    }
 }
