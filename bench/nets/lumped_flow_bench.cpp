@@ -9,13 +9,16 @@
 // (M2: the certified E(T) is compared with it; run with H and H/2 to see its accuracy), and the state of
 // neuron NEURON at T.
 //   bench_lumped_flow rate M SEED T0 T [THREADS]
-// neuron-steps/s of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
+// neuron-steps/s (process CPU time) of the rigorous run on [T0, T] (hand-off at T0) and of a plain-double RK4 run of
 // the same shape (same m, same number of steps; proofs::bf::plain_flow_nonrigorous, the reports' comparison run,
 // frozen neurons dropped) in the same process, and their ratio.
-// Balanced Gaussian init, lambda = 1e-3.
+// Balanced Gaussian init, lambda = 1e-3. Environment: CLASS_TRANSITIONS (any value) sets
+// FlowOptions::class_transitions (smooth neurons by their pattern's transition matrix); ALL_ACTIVE_ONLY
+// (rate only) lumps only the all-active class (LumpingOptions::all_active_only).
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/bf.hpp>
 
+#include "../bench_clock.hpp"
 #include "support/figure2_fixture.hpp"  // tests/support, on the include path of this target
 
 #include <array>
@@ -51,6 +54,7 @@ Run run(const TwoLayerModel<IntervalD>& model, const TwoLayerParams<IntervalD>& 
     o.lumping.neuron_tubes = false;
     o.lumping.join_after = join_after;
     if (const char* mj = std::getenv("LUMPED_MAX_JOINS")) o.lumping.max_joins = std::strtoull(mj, nullptr, 10);
+    o.class_transitions = std::getenv("CLASS_TRANSITIONS") != nullptr;
     const auto t0 = std::chrono::steady_clock::now();
     Run r;
     r.res = integrate_gradient_flow(model, th0, o);
@@ -227,13 +231,17 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
     o.store_tube = false;
     o.lumping.from = T0;
     o.lumping.neuron_tubes = false;
+    o.class_transitions = std::getenv("CLASS_TRANSITIONS") != nullptr;
+    o.lumping.all_active_only = std::getenv("ALL_ACTIVE_ONLY") != nullptr;
     std::size_t steps = 0, lumped_neuron_steps = 0, smooth = 0, hull = 0, parked = 0, frozen = 0, substeps = 0;
-    std::chrono::steady_clock::time_point start;
+    const double cpu_begin = bench::cpu_seconds(), wall_begin = bench::wall_seconds();
+    double cpu_start = 0, wall_start = 0;
     bool started = false;
     const auto res = integrate_gradient_flow(model, init.theta, o, [&](const FlowStep& st) {
         if (st.t0 < T0) return;
         if (!started) {  // the phase is timed from the end of its first step (that step's cost is not counted)
-            start = std::chrono::steady_clock::now();
+            cpu_start = bench::cpu_seconds();
+            wall_start = bench::wall_seconds();
             started = true;
             std::fprintf(stderr, "window starts\n");  // a profiler can attach from here
             return;
@@ -246,22 +254,24 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
         frozen += st.frozen;
         substeps += st.hull_substeps;
     });
-    const double sec = started ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0;
+    const double sec = started ? bench::cpu_seconds() - cpu_start : 0, wall = started ? bench::wall_seconds() - wall_start : 0;
     if (!res.completed() || steps == 0) {
         std::printf("rate: rigorous run stopped at t = %g: %s\n", res.t_reached, res.reason.c_str());
         return 2;
     }
     // the plain baseline: the reports' comparison run (proofs::bf::plain_flow_nonrigorous: RK4, frozen neurons dropped),
     // `steps` steps over a window of length T - T0 from the rigorous state at T (the midpoints), 1 thread
-    const auto p0 = std::chrono::steady_clock::now();
+    const double p0 = bench::cpu_seconds();
     const proofs::bf::PlainRun pr = proofs::bf::plain_flow_nonrigorous(model, res.state, T - T0, (T - T0) / static_cast<double>(steps));
-    const double psec = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
+    const double psec = bench::cpu_seconds() - p0;
     const double checksum = pr.loss;
     const double rig = static_cast<double>(m) * static_cast<double>(steps) / sec;
     const double plain = static_cast<double>(m) * static_cast<double>(steps) / psec;
-    std::printf("rate m=%zu: lumped phase [%g, %g]: %zu steps, %.3g s, %.3g neuron-steps/s (%.1f%% lumped); "
-                "plain-double RK4 (1 thread, checksum %.6g): %.3g s, %.3g neuron-steps/s; rigorous/plain = %.3g\n",
-                m, T0, T, steps, sec, rig, 100.0 * static_cast<double>(lumped_neuron_steps) / (static_cast<double>(m) * static_cast<double>(steps)),
+    std::printf("rate m=%zu: before the window ([0, %g] and the first lumped step) %.3g s CPU, %.3g s wall; lumped phase [%g, %g]: "
+                "%zu steps, %.3g s CPU (%.3g s wall), %.3g neuron-steps/s (%.1f%% lumped); "
+                "plain-double RK4 (1 thread, checksum %.6g): %.3g s CPU, %.3g neuron-steps/s; rigorous/plain (CPU) = %.3g\n",
+                m, T0, cpu_start - cpu_begin, wall_start - wall_begin, T0, T, steps, sec, wall, rig,
+                100.0 * static_cast<double>(lumped_neuron_steps) / (static_cast<double>(m) * static_cast<double>(steps)),
                 checksum, psec, plain, plain / rig);
     std::printf("  neuron-steps in the window: %zu lumped, %zu smooth (individual Taylor models), %zu hull (%zu sub-steps), %zu parked, "
                 "%zu frozen\n", lumped_neuron_steps, smooth, hull, substeps, parked, frozen);

@@ -373,13 +373,17 @@ TEST_CASE("frozen neurons have exactly constant tubes (zero growth over the init
     CHECK(frozen >= 1);
 }
 
-TEST_CASE("flow results are identical for one and two threads", "[flow][threads]") {
+TEST_CASE("flow results are identical for one and two threads; with class transitions a 2-process split meets them, "
+          "the same bits on both processes",
+          "[flow][threads][class][partition]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
     const InitSpec is = balanced_init(300, 11, "1e-2");
     const auto init = initialize<IntervalD>(is, model.d());
     FlowOptions o;
     o.t_end = 1.0;
     o.store_tube = false;
+    o.class_transitions = GENERATE(false, true);  // one Taylor model per neuron, or per pattern (section 3c)
+    INFO("class_transitions = " << o.class_transitions);
     const FlowResult r1 = integrate_gradient_flow(model, init.theta, o);
     o.threads = 2;
     const FlowResult r2 = integrate_gradient_flow(model, init.theta, o);
@@ -391,6 +395,25 @@ TEST_CASE("flow results are identical for one and two threads", "[flow][threads]
         CHECK(r1.state.a[j].upper() == r2.state.a[j].upper());
         CHECK(r1.state.W(j, 0).lower() == r2.state.W(j, 0).lower());
         CHECK(r1.state.W(j, 1).upper() == r2.state.W(j, 1).upper());
+    }
+    if (!o.class_transitions) return;  // the split of the per-neuron route: test "a flow split over 2 and 3 processes"
+    ThreadReducer red(2);
+    std::vector<FlowResult> gathered(2);
+    std::vector<std::thread> pool;
+    for (int p = 0; p < 2; ++p)
+        pool.emplace_back([&, p] {
+            FlowOptions op = o;
+            op.partition = red.partition(p, is.m);
+            gathered[p] = integrate_gradient_flow(model, init.theta, op);
+            gather_flow_result(gathered[p], op.partition);
+        });
+    for (auto& th : pool) th.join();
+    REQUIRE(gathered[0].status == FlowStatus::completed);
+    CHECK(gathered[0].stats.steps == r1.stats.steps);
+    for (std::size_t j = 0; j < is.m; ++j) {
+        IntervalD both;
+        CHECK(intersect(gathered[0].state.a[j], r1.state.a[j], both));
+        CHECK(same_bits(gathered[0].state.a[j], gathered[1].state.a[j]));
     }
 }
 
@@ -645,4 +668,99 @@ TEST_CASE("GD results are identical for one, two and three threads", "[gd][threa
             CHECK(same_bits(r1.drift_sum[j], r2.drift_sum[j]));
         }
     }
+}
+
+namespace {
+
+// The largest width of any component of any neuron at a snapshot.
+double max_width(const TwoLayerParams<IntervalD>& p) {
+    double w = 0;
+    for (std::size_t j = 0; j < p.m; ++j) {
+        w = std::max(w, width(p.a[j]));
+        for (std::size_t i = 0; i < p.d; ++i) w = std::max(w, width(p.W(j, i)));
+    }
+    return w;
+}
+
+// Runs the flow with and without class transitions and advances the reference to every snapshot.
+struct ClassRun {
+    FlowResult per_neuron, by_class;
+    std::vector<RefSim> refs;
+};
+ClassRun class_run(const TwoLayerSpec& spec, const TwoLayerParams<IntervalD>& theta0, FlowOptions o) {
+    const TwoLayerModel<IntervalD> model(spec);
+    ClassRun r;
+    r.per_neuron = integrate_gradient_flow(model, theta0, o);
+    o.class_transitions = true;
+    r.by_class = integrate_gradient_flow(model, theta0, o);
+    RefSim ref(spec, theta0);
+    long double t = 0;
+    for (const auto& sn : r.by_class.snapshots) {
+        ref.advance(static_cast<long double>(sn.t) - t);
+        t = sn.t;
+        r.refs.push_back(ref);
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("with class transitions the tube contains the long-double references with activation changes and is as "
+          "narrow as with one Taylor model per neuron",
+          "[flow][class]") {
+    SECTION("five O(1) neurons, four samples, sign changes in [0, 2]") {
+        TwoLayerSpec s;
+        s.x = {{"-1"}, {"-0.25"}, {"0.5"}, {"1"}};
+        s.y = {"1", "-0.5", "0.75", "0.2"};
+        s.bias = true;
+        FlowOptions o;
+        o.t_end = 2.0;
+        for (int i = 1; i <= 20; ++i) o.output_times.push_back(0.1 * i);
+        const auto theta0 = point_params({{0.6, 0.1, 0.7}, {-0.5, 0.2, -0.6}, {0.3, -0.2, 0.5},
+                                          {-0.2, -0.05, 0.4}, {0.9, 0.3, -0.8}});
+        const ClassRun r = class_run(s, theta0, o);
+        REQUIRE(r.by_class.status == FlowStatus::completed);
+        REQUIRE(r.by_class.snapshots.size() == 20);
+        CHECK(r.by_class.stats.smooth_neuron_steps > 0);
+        CHECK(r.refs.back().crossings >= 2);
+        for (std::size_t q = 0; q < r.refs.size(); ++q) CHECK(tube_contains(r.by_class.snapshots[q].state, r.refs[q]));
+        // measured: 1.39x (0.367 against 0.264 at t = 2): with one O(1) neuron per pattern the residual models
+        // sum S^2 products of the columns' models (section 3c), wider than the neuron's own a_j w_j product
+        CHECK(max_width(r.by_class.state) <= 1.5 * max_width(r.per_neuron.state));
+    }
+    SECTION("Figure-2 data, balanced init m = 36 (patterns with many members), t in [0, 10]") {
+        const InitSpec is = balanced_init(36, 1, "1e-3");
+        const auto init = initialize<IntervalD>(is, 2);
+        FlowOptions o;
+        o.t_end = 10.0;
+        for (int i = 1; i <= 10; ++i) o.output_times.push_back(i);
+        const ClassRun r = class_run(figure2_spec(), init.theta, o);
+        REQUIRE(r.by_class.status == FlowStatus::completed);
+        CHECK(r.by_class.stats.smooth_neuron_steps > 0);
+        CHECK(r.by_class.stats.hull_neuron_steps > 0);
+        for (std::size_t q = 0; q < r.refs.size(); ++q) {
+            INFO("t = " << r.by_class.snapshots[q].t);
+            CHECK(tube_contains(r.by_class.snapshots[q].state, r.refs[q]));
+            // both are enclosures of the same solution set
+            for (std::size_t k = 0; k < r.by_class.snapshots[q].residual.size(); ++k) {
+                IntervalD both;
+                CHECK(intersect(r.by_class.snapshots[q].residual[k], r.per_neuron.snapshots[q].residual[k], both));
+            }
+        }
+        CHECK(max_width(r.by_class.state) <= 1.5 * max_width(r.per_neuron.state));  // measured: 1.0008x
+    }
+}
+
+TEST_CASE("class transitions with a wrong moment box (M_u / 2) put reference values outside the tube", "[flow][class][mutation]") {
+    const InitSpec is = balanced_init(36, 1, "1e-3");
+    const auto init = initialize<IntervalD>(is, 2);
+    FlowOptions o;
+    o.t_end = 10.0;
+    for (int i = 1; i <= 10; ++i) o.output_times.push_back(i);
+    o.class_moment_scale = "0.5";
+    const ClassRun r = class_run(figure2_spec(), init.theta, o);
+    std::size_t outside = 0;
+    for (std::size_t q = 0; q < r.refs.size(); ++q)
+        if (!tube_contains(r.by_class.snapshots[q].state, r.refs[q])) ++outside;
+    CHECK(outside > 0);
 }

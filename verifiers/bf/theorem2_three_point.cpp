@@ -59,6 +59,8 @@ TubePlan tube_plan(const cert::Case& in, const Theorem2Data& t2, const nets::Ini
     p.o.store_tube = false;
     p.o.threads = threads;
     p.lumped = use_lumping(in, p.o);
+    // smooth neurons by their pattern's transition matrix (docs/nonsmooth-flow.md, section 3c)
+    if (in.has("class_transitions")) p.o.class_transitions = in.boolean("class_transitions");
     if (k1.result.is_proven()) {
         const IntervalD tau = -eps * log(IntervalD::from_decimal(is.lambda)) / to_interval_d(k1.D_max);
         if (upper(tau) < p.o.t_end) p.o.output_times.push_back(p.tau_d = tau.lower());
@@ -238,6 +240,10 @@ int main(int argc, char** argv) {
     keys.push_back({.name = "lumping_max_joins", .type = cert::KeyType::integer,
                     .description = "joins of a neuron to a lumped class at most, the hand-off included (default 0: no limit)",
                     .required = false, .constraint = cert::Constraint::nonnegative});
+    keys.push_back({.name = "class_transitions", .type = cert::KeyType::boolean,
+                    .description = "smooth neurons by one transition-matrix Taylor model per activation pattern and step "
+                                   "instead of one Taylor model per neuron (docs/nonsmooth-flow.md, section 3c; default false)",
+                    .required = false});
     keys.push_back({.name = "plain_run", .type = cert::KeyType::boolean,
                     .description = "also run a plain double RK4 flow of the same seed and tabulate its classes at T (NON-RIGOROUS, display only; default true)",
                     .required = false});

@@ -48,9 +48,10 @@ StepOutcome Engine::step(std::vector<I>& X, std::vector<char>& frozen, double t0
     if (!classify(frozen, out)) return out;            // section 2
     hull_constants();                                  // sections 3, 4c
     if (lump_.formed && !lump_lohner(frozen, out)) return out;  // the classes' moments
-    if (!smooth_models(X, out)) return out;            // section 3
+    const bool by_class = opt_.class_transitions;      // section 3c, else section 3
+    if (!(by_class ? class_models(X, out) : smooth_models(X, out))) return out;
     if (!hull_boxes_hold(X, out)) return out;          // section 3, hull part of the Schauder set
-    const double e_max = smooth_results(X);
+    const double e_max = by_class ? class_results(X) : smooth_results(X);
     if (!hull_phase(X, out)) return out;               // sections 4, 4b
     if (lump_.formed) {
         if (!lump_transitions(out)) return out;        // the classes' transition matrices

@@ -73,6 +73,7 @@ private:
     bool classify(const std::vector<char>& frozen, StepOutcome& out);
     void hull_constants();
     bool smooth_models(const std::vector<I>& X, StepOutcome& out);   // flow_smooth_step.cpp
+    bool remainder_passes(const std::vector<I>& X, bool by_class, StepOutcome& out);  // flow_smooth_step.cpp
     bool hull_boxes_hold(const std::vector<I>& X, StepOutcome& out);  // flow_smooth_step.cpp
     double smooth_results(const std::vector<I>& X);
     bool hull_phase(const std::vector<I>& X, StepOutcome& out);       // flow_switching.cpp
@@ -91,6 +92,20 @@ private:
     void recurrence(const std::vector<I>& X, std::size_t U);
     void residual_tm(std::size_t U);
     bool validate_pass(const std::vector<I>& X);
+    void pattern_coefficients(const std::vector<I>& Su, std::size_t U, int ord, std::vector<I>& Dc) const;
+    void advance_coefficients(TimeTm* th, std::size_t u, int ord, const std::vector<std::vector<I>>& Dc) const;
+    void residual_models_from(const std::vector<TimeTm>& Su, std::size_t U);
+    bool validate_state(const TimeTm* th, const I* x0, std::size_t u, I* newr) const;
+    void widen_remainders(TimeTm* th, const I* newr) const;
+
+    // ---- class transitions (FlowOptions::class_transitions, flow_class_transitions.cpp) ----
+    bool class_models(const std::vector<I>& X, StepOutcome& out);
+    void class_moments(const std::vector<I>& X, std::size_t U);
+    void class_recurrence(std::size_t U);
+    void class_residual_tm(std::size_t U);
+    bool class_validate_pass(std::size_t U);
+    double class_results(const std::vector<I>& X);
+    TimeTm* phi_column(std::size_t u, std::size_t col) { return &phi_[(u * pb_.S + col) * pb_.S]; }
 
     // ---- hull neurons (sections 4, 4b, flow_switching.cpp) ----
     struct Substep;  // one sub-step's a priori box, field box and signs
@@ -142,6 +157,10 @@ private:
     std::vector<I> B_, N_;      // a priori boxes (Picard box) and their image (tight tube)
     std::vector<I> R_;          // residual enclosure l'_k over the step
     std::vector<TimeTm> tm_;    // neuron Taylor models (smooth neurons)
+    // Class transitions: per pattern u, the columns of the transition matrix Phi_u(s) (S models each)
+    // and the box of M_u = sum over its smooth neurons of theta_j(t0) theta_j(t0)^T (S x S).
+    std::vector<TimeTm> phi_;
+    std::vector<I> Mu_;
     std::vector<I> newr_;
     std::vector<char> newr_ok_;
     std::vector<unsigned char> code_;  // activation code per (j, k) on N_j

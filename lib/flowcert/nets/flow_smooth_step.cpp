@@ -17,13 +17,57 @@ using ode::tm_mul;
 using ode::tm_zero;
 using ode::widen;
 
+// The pattern-level part of order `ord` of the recurrence: from Su (per pattern u and component i, the
+// order-ord coefficient of the sum of a_j w_j over its members) the residual coefficient G_k of that
+// order (summed over the processes, plus the lumped classes, the hull constants and -y_k at order 0)
+// and the coefficients D_u(s)_i of that order, into Dc (U * d).
+void Engine::pattern_coefficients(const std::vector<I>& Su, std::size_t U, int ord, std::vector<I>& Dc) const {
+    const std::size_t d = pb_.d, n = pb_.n;
+    const I one(1);
+    std::vector<I> G(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        I g(0);
+        for (std::size_t u = 0; u < U; ++u)
+            g += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * pb_.preactivation(&Su[u * d], k);
+        G[k] = g;
+    }
+    pb_.sum(G);  // residual coefficient of order `ord`, summed over the processes' neurons
+    if (lump_.formed)  // the lumped classes' part of the residual (its polynomial coefficients)
+        for (std::size_t k = 0; k < n; ++k) G[k] += lump_.r_models[k].c[ord];
+    if (ord == 0)
+        for (std::size_t k = 0; k < n; ++k) G[k] += K_[k] - pb_.y[k];
+    for (std::size_t u = 0; u < U; ++u)
+        for (std::size_t i = 0; i < d; ++i) {
+            I acc(0);
+            for (std::size_t k = 0; k < n; ++k)
+                acc += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * G[k] * pb_.x[k * d + i];
+            Dc[u * d + i] = -(pb_.c * acc);
+        }
+}
+
+// Order ord + 1 of one smooth state th (S models, pattern u) of the linear field w' = a D_u,
+// a' = <w, D_u> [BF2025, eq. (6)], from the D_u coefficients of orders 0..ord.
+void Engine::advance_coefficients(TimeTm* th, std::size_t u, int ord, const std::vector<std::vector<I>>& Dc) const {
+    const std::size_t d = pb_.d;
+    TimeTm& A = th[d];
+    I da(0);
+    for (std::size_t i = 0; i < d; ++i) {
+        TimeTm& W = th[i];
+        I dw(0);
+        for (int l = 0; l <= ord; ++l) {
+            da += W.c[l] * Dc[ord - l][u * d + i];
+            dw += A.c[l] * Dc[ord - l][u * d + i];
+        }
+        W.c[ord + 1] = dw / (ord + 1);
+    }
+    A.c[ord + 1] = da / (ord + 1);  // reads A.c[l] for l <= ord only
+}
+
 // Taylor coefficients of the smooth neurons (order by order, summing the residual coefficients
 // over neurons per activation pattern): the polynomial parts of the Taylor models.
 void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
-    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n;
+    const std::size_t S = pb_.S, d = pb_.d;
     const int p = p_;
-    const I one(1);
-    std::vector<I> G(n);
     std::vector<std::vector<I>> Dc(static_cast<std::size_t>(p) + 1, std::vector<I>(U * d));
     for (std::size_t j = 0; j < pb_.m; ++j) {
         if (kind_[j] != kSmooth) continue;
@@ -52,50 +96,18 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
                 }
             },
             [](I& o, const I& v) { o += v; });
-        for (std::size_t k = 0; k < n; ++k) {
-            I g(0);
-            for (std::size_t u = 0; u < U; ++u)
-                g += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * pb_.preactivation(&Su[u * d], k);
-            G[k] = g;
-        }
-        pb_.sum(G);  // residual coefficient of order `ord`, summed over the processes' neurons
-        if (lump_.formed)  // the lumped classes' part of the residual (its polynomial coefficients)
-            for (std::size_t k = 0; k < n; ++k) G[k] += lump_.r_models[k].c[ord];
-        if (ord == 0)
-            for (std::size_t k = 0; k < n; ++k) G[k] += K_[k] - pb_.y[k];
-        for (std::size_t u = 0; u < U; ++u)
-            for (std::size_t i = 0; i < d; ++i) {
-                I acc(0);
-                for (std::size_t k = 0; k < n; ++k)
-                    acc += eta_of(pb_, code_in_key(pattern_keys_[u], k), one) * G[k] * pb_.x[k * d + i];
-                Dc[ord][u * d + i] = -(pb_.c * acc);
-            }
+        pattern_coefficients(Su, U, ord, Dc[ord]);
         pb_.for_chunks([&](std::size_t, std::size_t j0, std::size_t j1) {
-            for (std::size_t j = j0; j < j1; ++j) {
-                if (kind_[j] != kSmooth) continue;
-                const std::size_t u = pattern_[j];
-                TimeTm& A = tm_[j * S + d];
-                I da(0);
-                for (std::size_t i = 0; i < d; ++i) {
-                    TimeTm& W = tm_[j * S + i];
-                    I dw(0);
-                    for (int l = 0; l <= ord; ++l) {
-                        da += W.c[l] * Dc[ord - l][u * d + i];
-                        dw += A.c[l] * Dc[ord - l][u * d + i];
-                    }
-                    W.c[ord + 1] = dw / (ord + 1);
-                }
-                A.c[ord + 1] = da / (ord + 1);  // reads A.c[l] for l <= ord only
-            }
+            for (std::size_t j = j0; j < j1; ++j)
+                if (kind_[j] == kSmooth) advance_coefficients(&tm_[j * S], pattern_[j], ord, Dc);
         });
     }
 }
 
 // Residual Taylor models G_k(s) from the current neuron Taylor models, and D_u(s) per pattern.
 void Engine::residual_tm(std::size_t U) {
-    const std::size_t S = pb_.S, d = pb_.d, n = pb_.n;
+    const std::size_t S = pb_.S, d = pb_.d;
     const int p = p_;
-    const I one(1);
     TimeTm zero;
     tm_zero(zero, p);
     const std::vector<TimeTm> Su = pb_.chunked_sum<TimeTm>(
@@ -112,6 +124,16 @@ void Engine::residual_tm(std::size_t U) {
             }
         },
         [p](TimeTm& o, const TimeTm& v) { tm_add_to(o, v, p); });
+    residual_models_from(Su, U);
+}
+
+// G_k(s) (summed over the processes, plus the lumped classes, the hull constants and -y_k) and
+// D_u(s) per pattern from Su: per pattern u and component i, a Taylor model of the sum of a_j w_j
+// over the pattern's smooth neurons.
+void Engine::residual_models_from(const std::vector<TimeTm>& Su, std::size_t U) {
+    const std::size_t d = pb_.d, n = pb_.n;
+    const int p = p_;
+    const I one(1);
     G_.assign(n, TimeTm{});
     for (std::size_t k = 0; k < n; ++k) {
         TimeTm& g = G_[k];
@@ -148,32 +170,39 @@ void Engine::residual_tm(std::size_t U) {
         }
 }
 
+// The Picard image of one smooth state th (S models, pattern u, start x0) under the shared residual
+// models: the remainders it needs, into newr; whether they lie in th's remainders.
+bool Engine::validate_state(const TimeTm* th, const I* x0, std::size_t u, I* newr) const {
+    const std::size_t d = pb_.d;
+    TimeTm prod, sum, img;
+    bool ok = true;
+    tm_zero(sum, p_);
+    for (std::size_t i = 0; i < d; ++i) {
+        tm_mul(th[i], D_[u * d + i], P_, prod);  // <w, D>
+        tm_add_to(sum, prod, p_);
+    }
+    tm_integrate(sum, x0[d], P_, img);
+    newr[d] = ode::needed_remainder(img, th[d], P_);
+    if (!subset(newr[d], th[d].r)) ok = false;
+    for (std::size_t i = 0; i < d; ++i) {
+        tm_mul(th[d], D_[u * d + i], P_, prod);  // a D
+        tm_integrate(prod, x0[i], P_, img);
+        newr[i] = ode::needed_remainder(img, th[i], P_);
+        if (!subset(newr[i], th[i].r)) ok = false;
+    }
+    return ok;
+}
+
 // One Schauder pass over this process's smooth neurons: the image of every neuron's model under
 // the Picard operator (with the shared residual models) must lie in the model; a neuron whose
 // image does not fit gets the needed remainder (widened). Returns whether every local neuron fits.
 bool Engine::validate_pass(const std::vector<I>& X) {
-    const std::size_t m = pb_.m, S = pb_.S, d = pb_.d;
+    const std::size_t m = pb_.m, S = pb_.S;
     std::vector<char> okc(pb_.chunks(), 1);
     pb_.for_chunks([&](std::size_t ch, std::size_t j0, std::size_t j1) {
-        TimeTm prod, sum, img;
         for (std::size_t j = j0; j < j1; ++j) {
             if (kind_[j] != kSmooth) continue;
-            const std::size_t u = pattern_[j];
-            bool ok = true;
-            tm_zero(sum, p_);
-            for (std::size_t i = 0; i < d; ++i) {
-                tm_mul(tm_[j * S + i], D_[u * d + i], P_, prod);  // <w, D>
-                tm_add_to(sum, prod, p_);
-            }
-            tm_integrate(sum, X[j * S + d], P_, img);
-            newr_[j * S + d] = ode::needed_remainder(img, tm_[j * S + d], P_);
-            if (!subset(newr_[j * S + d], tm_[j * S + d].r)) ok = false;
-            for (std::size_t i = 0; i < d; ++i) {
-                tm_mul(tm_[j * S + d], D_[u * d + i], P_, prod);  // a D
-                tm_integrate(prod, X[j * S + i], P_, img);
-                newr_[j * S + i] = ode::needed_remainder(img, tm_[j * S + i], P_);
-                if (!subset(newr_[j * S + i], tm_[j * S + i].r)) ok = false;
-            }
+            const bool ok = validate_state(&tm_[j * S], &X[j * S], pattern_[j], &newr_[j * S]);
             newr_ok_[j] = ok ? 1 : 0;
             if (!ok) okc[ch] = 0;
         }
@@ -181,25 +210,38 @@ bool Engine::validate_pass(const std::vector<I>& X) {
     const bool local_valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
     if (!local_valid)
         for (std::size_t j = 0; j < m; ++j)
-            if (kind_[j] == kSmooth && !newr_ok_[j])
-                for (std::size_t i = 0; i < S; ++i)
-                    tm_[j * S + i].r = widen(hull(newr_[j * S + i], tm_[j * S + i].r), 0.1, 1e-300);
+            if (kind_[j] == kSmooth && !newr_ok_[j]) widen_remainders(&tm_[j * S], &newr_[j * S]);
     return local_valid;
+}
+
+// A state that did not fit gets the remainders its image needs, widened (a heuristic guess; the
+// next pass validates it).
+void Engine::widen_remainders(TimeTm* th, const I* newr) const {
+    for (std::size_t i = 0; i < pb_.S; ++i) th[i].r = widen(hull(newr[i], th[i].r), 0.1, 1e-300);
 }
 
 // Taylor models of the smooth neurons, coupled through the residual models (section 3).
 bool Engine::smooth_models(const std::vector<I>& X, StepOutcome& out) {
+    recurrence(X, pattern_keys_.size());
+    return remainder_passes(X, false, out);
+}
+
+// The Schauder passes (at most 8): residual models from the current models, then every smooth state's
+// image must lie in its model (a state that does not fit gets wider remainders for the next pass).
+// by_class: the states are the columns of the patterns' transition matrices (section 3c).
+bool Engine::remainder_passes(const std::vector<I>& X, bool by_class, StepOutcome& out) {
     const std::size_t U = pattern_keys_.size();
-    recurrence(X, U);
     bool valid = false;
     for (int it = 0; it < 8 && !valid; ++it) {
         ++out.validation_iterations;
-        residual_tm(U);
-        valid = pb_.all(validate_pass(X));  // collective: the residual models are shared
+        if (by_class) class_residual_tm(U);
+        else residual_tm(U);
+        valid = pb_.all(by_class ? class_validate_pass(U) : validate_pass(X));  // collective: shared residual models
     }
     if (!valid) {
         out.fail = StepFail::validation;
-        out.reason = "Taylor-model remainder validation of the coupled smooth neurons failed";
+        out.reason = by_class ? "Taylor-model remainder validation of the class transition matrices failed"
+                              : "Taylor-model remainder validation of the coupled smooth neurons failed";
     }
     return valid;
 }

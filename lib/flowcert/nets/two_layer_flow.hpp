@@ -120,6 +120,15 @@ struct FlowOptions {
     // docs/nonsmooth-flow.md, section 4c) keep the anchored time-independent box instead of
     // first-order hull sub-steps. false: every such neuron is a hull neuron.
     bool park_neurons = true;
+    // Smooth neurons by the transition matrix of their pattern (docs/nonsmooth-flow.md, section 3c):
+    // on a step a neuron whose signs are all certain satisfies theta_j' = K_u(r(s)) theta_j exactly,
+    // so theta_j(s) = Phi_u(s) theta_j(t0); one Taylor model of Phi_u per pattern and step (validated
+    // with residual models built from the pattern's moment box sum_j theta_j theta_j^T) replaces the
+    // neurons' own Taylor models. false: one coupled Taylor model per smooth neuron (section 3).
+    bool class_transitions = false;
+    // Exact decimal multiplying those moment boxes: "1" is the flow. Any other value is a deliberately
+    // broken residual, only for the mutation test of tests/nets/test_two_layer_flow.cpp ([class]).
+    std::string class_moment_scale = "1";
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
     LumpingOptions lumping;
