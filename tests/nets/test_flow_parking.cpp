@@ -21,14 +21,13 @@
 
 #include <cmath>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace flowcert;
 using namespace flowcert::nets;
 using flowcert::test_support::assumption3_spec;
 using flowcert::test_support::balanced_init;
-using flowcert::test_support::ThreadReducer;
+using flowcert::test_support::run_split_flow;
 
 namespace {
 
@@ -372,17 +371,7 @@ TEST_CASE("parking is identical for one, two and three threads and under a 2- an
         for (std::size_t j = 0; j < is.m; ++j) CHECK(same_box(r.state, single.state, j));
     }
     for (int P : {2, 3}) {
-        ThreadReducer red(P);
-        std::vector<FlowResult> out(P);
-        std::vector<std::thread> th;
-        for (int r = 0; r < P; ++r)
-            th.emplace_back([&, r] {
-                FlowOptions op = o;
-                op.partition = red.partition(r, is.m);
-                out[r] = integrate_gradient_flow(model, init.theta, op);
-                gather_flow_result(out[r], op.partition);
-            });
-        for (auto& t : th) t.join();
+        const std::vector<FlowResult> out = run_split_flow(model, init.theta, o, P, is.m).gathered;
         for (int r = 0; r < P; ++r) {
             INFO("P = " << P << ", rank " << r);
             REQUIRE(out[r].status == FlowStatus::completed);

@@ -14,16 +14,14 @@
 #include "../support/figure2_fixture.hpp"
 #include "../support/thread_reducer.hpp"
 
-#include <barrier>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 using namespace flowcert;
 using namespace flowcert::nets;
 using flowcert::test_support::balanced_init;
 using flowcert::test_support::figure2_spec;
-using flowcert::test_support::ThreadReducer;
+using flowcert::test_support::run_split_flow;
 
 namespace {
 
@@ -397,17 +395,7 @@ TEST_CASE("flow results are identical for one and two threads; with class transi
         CHECK(r1.state.W(j, 1).upper() == r2.state.W(j, 1).upper());
     }
     if (!o.class_transitions) return;  // the split of the per-neuron route: test "a flow split over 2 and 3 processes"
-    ThreadReducer red(2);
-    std::vector<FlowResult> gathered(2);
-    std::vector<std::thread> pool;
-    for (int p = 0; p < 2; ++p)
-        pool.emplace_back([&, p] {
-            FlowOptions op = o;
-            op.partition = red.partition(p, is.m);
-            gathered[p] = integrate_gradient_flow(model, init.theta, op);
-            gather_flow_result(gathered[p], op.partition);
-        });
-    for (auto& th : pool) th.join();
+    const std::vector<FlowResult> gathered = run_split_flow(model, init.theta, o, 2, is.m).gathered;
     REQUIRE(gathered[0].status == FlowStatus::completed);
     CHECK(gathered[0].stats.steps == r1.stats.steps);
     for (std::size_t j = 0; j < is.m; ++j) {
@@ -483,18 +471,7 @@ TEST_CASE("a flow split over 2 and 3 processes takes the same steps and its gath
     }
     for (int P : {2, 3}) {
         INFO("P = " << P);
-        ThreadReducer red(P);
-        std::vector<FlowResult> owned(P), gathered(P);
-        std::vector<std::thread> pool;
-        for (int r = 0; r < P; ++r)
-            pool.emplace_back([&, r] {
-                FlowOptions op = o;
-                op.partition = red.partition(r, is.m);
-                owned[r] = integrate_gradient_flow(model, init.theta, op);
-                gathered[r] = owned[r];
-                gather_flow_result(gathered[r], op.partition);
-            });
-        for (auto& th : pool) th.join();
+        const auto [owned, gathered] = run_split_flow(model, init.theta, o, P, is.m);
         for (int r = 0; r < P; ++r) {
             REQUIRE(owned[r].status == FlowStatus::completed);
             CHECK(owned[r].owned_end - owned[r].owned_begin == is.m * (r + 1) / P - is.m * r / P);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <barrier>
 #include <cstddef>
+#include <thread>
 #include <vector>
 
 namespace flowcert::test_support {
@@ -58,5 +59,27 @@ private:
     std::vector<char> bs_;
     std::vector<double> ds_;
 };
+
+// The flow split over P thread "processes": every rank's own result and, beside it, the same result after
+// gather_flow_result (the whole state on every rank).
+struct SplitFlow {
+    std::vector<nets::FlowResult> owned, gathered;
+};
+template <class Model, class Theta>
+SplitFlow run_split_flow(const Model& model, const Theta& theta, const nets::FlowOptions& o, int P, std::size_t m) {
+    ThreadReducer red(P);
+    SplitFlow out{std::vector<nets::FlowResult>(P), std::vector<nets::FlowResult>(P)};
+    std::vector<std::thread> pool;
+    for (int r = 0; r < P; ++r)
+        pool.emplace_back([&, r] {
+            nets::FlowOptions op = o;
+            op.partition = red.partition(r, m);
+            out.owned[r] = nets::integrate_gradient_flow(model, theta, op);
+            out.gathered[r] = out.owned[r];
+            nets::gather_flow_result(out.gathered[r], op.partition);
+        });
+    for (auto& th : pool) th.join();
+    return out;
+}
 
 }  // namespace flowcert::test_support
