@@ -195,7 +195,7 @@ TEST_CASE("square net flow: a box of initial values (every corner's reference in
     }
 }
 
-TEST_CASE("square net flow: the frame Jacobian on sub-intervals contains every corner; dropping a piece is caught",
+TEST_CASE("square net flow: the frame Jacobian on sub-intervals contains every corner -- dropping a piece is caught",
           "[square_net_flow]") {
     Setting s = make_setting(4, 3, 8, 1, 1.0);
     const IntervalD c = IntervalD(1) / IntervalD(8);

@@ -371,7 +371,7 @@ TEST_CASE("frozen neurons have exactly constant tubes (zero growth over the init
     CHECK(frozen >= 1);
 }
 
-TEST_CASE("flow results are identical for one and two threads; with class transitions a 2-process split meets them, "
+TEST_CASE("flow results are identical for one and two threads -- with class transitions a 2-process split meets them, "
           "the same bits on both processes",
           "[flow][threads][class][partition]") {
     const TwoLayerModel<IntervalD> model(figure2_spec());
