@@ -12,6 +12,7 @@
 
 #include <flowcert/nets.hpp>
 #include "flowcert/proofs/bf/initialization_band.hpp"
+#include "../../support/figure2_fixture.hpp"
 
 using namespace flowcert;
 using namespace flowcert::proofs::bf;
@@ -126,4 +127,38 @@ TEST_CASE("seeded balanced initializations lie in the band and leave a band four
     }
     CHECK(in_band == 6);
     CHECK(in_narrow < 6);
+}
+
+TEST_CASE("the outputs at t = 0 of seeded draws lie in the band sums, and a sign-blind sum (planted) misses them", "[bf][band]") {
+    const nets::TwoLayerModel<IntervalD> model(test_support::figure2_spec());
+    const int K = 16;
+    const IntervalD lambda = IntervalD::from_decimal("1e-3");
+    for (long long m : {1000LL, 4000LL}) {
+        const InitializationBand band = balanced_gaussian_band(m, K, IntervalD::from_decimal("0.01"), IntervalD::from_decimal("0.01"));
+        const auto from_band = band_outputs_at_zero(model, lambda, band.cells, K);
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            nets::InitSpec spec;
+            spec.seed = seed;
+            spec.m = static_cast<std::size_t>(m);
+            const auto init = nets::initialize<IntervalD>(spec, 2);
+            const auto exact = nets::outputs(model, init.theta);  // per-neuron enclosure of the true h_k(0)
+            const auto emp = empirical_cells(spec, init, K);
+            REQUIRE(draw_in_band(emp, band));
+            const auto from_draw = band_outputs_at_zero(model, lambda, emp, K);
+            auto blind = emp;  // planted: every cell counted with sign +1
+            for (int c = 0; c < K; ++c) blind[c].second_moment = -emp[c].second_moment;
+            bool blind_misses = false;
+            for (std::size_t k = 0; k < model.n(); ++k) {
+                INFO("m = " << m << ", seed " << seed << ", k = " << k << ": h = " << to_string(exact[k], 6) << ", draw cells "
+                            << to_string(from_draw[k], 6) << ", band " << to_string(from_band[k], 6));
+                CHECK(lower(from_draw[k]) <= lower(exact[k]));
+                CHECK(upper(exact[k]) <= upper(from_draw[k]));
+                CHECK(lower(from_band[k]) <= lower(exact[k]));
+                CHECK(upper(exact[k]) <= upper(from_band[k]));
+                const IntervalD b = band_outputs_at_zero(model, lambda, blind, K)[k];
+                blind_misses = blind_misses || upper(b) < lower(exact[k]) || upper(exact[k]) < lower(b);
+            }
+            CHECK(blind_misses);
+        }
+    }
 }

@@ -108,6 +108,26 @@ std::vector<BandCell> empirical_cells(const nets::InitSpec& spec, const nets::In
     return out;
 }
 
+std::vector<IntervalD> band_outputs_at_zero(const nets::TwoLayerModel<IntervalD>& model, const IntervalD& lambda,
+                                            const std::vector<BandCell>& cells, int arcs) {
+    if (model.d() != 2 || arcs < 1 || cells.size() != static_cast<std::size_t>(2 * arcs) || !model.gamma_is_zero())
+        throw std::invalid_argument("band_outputs_at_zero: needs d = 2, ReLU and 2 * arcs cells");
+    const IntervalD two_pi = IntervalD(2) * IntervalD::pi();
+    std::vector<IntervalD> h(model.n(), IntervalD(0));
+    for (int c = 0; c < 2 * arcs; ++c) {
+        const int arc = c % arcs;
+        const IntervalD sign = c < arcs ? IntervalD(-1) : IntervalD(1);
+        const IntervalD phi = hull(two_pi * IntervalD(arc) / IntervalD(arcs), two_pi * IntervalD(arc + 1) / IntervalD(arcs));
+        const IntervalD cp = cos(phi), sp = sin(phi);
+        for (std::size_t k = 0; k < model.n(); ++k) {
+            const IntervalD z = cp * model.x(k, 0) + sp * model.x(k, 1);  // <u(phi), x_k> over the arc
+            h[k] = h[k] + cells[c].second_moment * sign * relu(z);
+        }
+    }
+    for (auto& v : h) v = sqr(lambda) * v;
+    return h;
+}
+
 bool draw_in_band(const std::vector<BandCell>& empirical, const InitializationBand& band) {
     if (empirical.size() != band.cells.size()) return false;
     for (std::size_t c = 0; c < empirical.size(); ++c)

@@ -66,6 +66,13 @@ bool band_inside(const InitializationBand& inner, const InitializationBand& oute
 // straddles a cell boundary is counted in the cell hull, so the result encloses the true N_c / m and S_c).
 std::vector<BandCell> empirical_cells(const nets::InitSpec& spec, const nets::Initialization<IntervalD>& init, int arcs);
 
+// The outputs at t = 0 as band sums (docs/bf.md, "Theorem 2 for every m", item 1): with the polar form
+// theta_j(0) = (lambda/sqrt m) sqrt(rho_j) (s_j, cos phi_j, sin phi_j), a_j sigma(<w_j, x_k>) = (lambda^2/m) rho_j s_j
+// relu(<u(phi_j), x_k>), so h_k(0) is in lambda^2 sum_c S_c s_c hull_{phi in arc c} relu(<u(phi), x_k>), for every draw
+// whose cell second moments lie in `cells` (m does not appear). d = 2 (the bias coordinate included), ReLU.
+std::vector<IntervalD> band_outputs_at_zero(const nets::TwoLayerModel<IntervalD>& model, const IntervalD& lambda,
+                                            const std::vector<BandCell>& cells, int arcs);
+
 // Every empirical cell inside the band (a check of one draw; the certificate does not need it).
 bool draw_in_band(const std::vector<BandCell>& empirical, const InitializationBand& band);
 
