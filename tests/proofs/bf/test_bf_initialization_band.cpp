@@ -162,3 +162,76 @@ TEST_CASE("the outputs at t = 0 of seeded draws lie in the band sums, and a sign
         }
     }
 }
+
+namespace {
+// P(m S_c >= s) for the cell sum Y = sum_j rho_j [u_j in c], m draws, p = 1/C: sum_N Binom(m, p)(N) P(chi^2_{2N} >= s).
+Mp compound_upper_tail(long long m, int C, const Mp& s) {
+    const Mp p = Mp(1) / C;
+    Mp total = 0, binom = pow(1 - p, m);  // N = 0 contributes 0 (Y = 0 < s)
+    for (long long N = 1; N <= m; ++N) {
+        binom *= Mp(m - N + 1) / Mp(N) * p / (1 - p);
+        total += binom * chi2_even_upper_tail(N, s);
+    }
+    return total;
+}
+}  // namespace
+
+TEST_CASE("the Chernoff cell tails bound the exact compound tail at 200 bits and a quadrupled exponent (planted) does not", "[bf][band]") {
+    int planted_failures = 0;
+    for (long long m : {20LL, 200LL}) {
+        for (int C : {4, 16}) {
+            const double p = 1.0 / C;
+            for (double f : {1.5, 2.5, 4.0}) {  // v = f * 2p above the mean, and 2p / f below it
+                for (int side = 0; side < 2; ++side) {
+                    const double v = side == 0 ? f * 2 * p : 2 * p / f;
+                    // t from a coarse grid; any t > 0 (t < 1/2 above) gives a valid bound
+                    for (double t : {0.05, 0.2, 0.4}) {
+                        const IntervalD b = side == 0 ? chernoff_upper_tail(m, C, t, v) : chernoff_lower_tail(m, C, t * 10, v);
+                        if (upper(b) >= 1) continue;
+                        const Mp up = compound_upper_tail(m, C, Mp(m) * Mp(v));
+                        const Mp exact = side == 0 ? up : 1 - up;  // continuous law above 0: P(Y <= s) = 1 - P(Y >= s); Y = 0 has mass (1-p)^m, included
+                        INFO("m = " << m << ", C = " << C << ", v = " << v << ", side " << side << ": exact " << exact.convert_to<double>()
+                                    << ", bound " << upper(b));
+                        CHECK(exact <= Mp(upper(b)));
+                        if (exact > pow(Mp(upper(b)), 4)) ++planted_failures;  // planted exp(-4 m J): must fall below the exact tail somewhere
+                    }
+                }
+            }
+        }
+    }
+    INFO("planted exp(-4 m J) bounds below the exact tail: " << planted_failures);
+    CHECK(planted_failures >= 3);  // the comparison can fail
+}
+
+TEST_CASE("the Chernoff band meets delta, is narrower than the DKW band and holds seeded draws", "[bf][band]") {
+    const int K = 16;
+    const InitializationBand ch = chernoff_band(200000, K, IntervalD::from_decimal("0.01"));
+    const InitializationBand dkw = balanced_gaussian_band(200000, K, IntervalD::from_decimal("0.005"), IntervalD::from_decimal("0.005"));
+    CHECK(upper(ch.delta) <= 0.01);
+    const IntervalD& s = ch.cells[0].second_moment;
+    INFO("Chernoff S_c band at m0 = 2e5, K = 16: " << to_string(s, 8) << "; DKW " << to_string(dkw.cells[0].second_moment, 8));
+    CHECK(lower(s) < 0.0625);
+    CHECK(upper(s) > 0.0625);
+    CHECK(upper(s) - lower(s) < 0.25 * (upper(dkw.cells[0].second_moment) - lower(dkw.cells[0].second_moment)));
+    // the same endpoints are valid at every m >= m0 (each tail exp(-m J) decreases in m); a wider m0 gives a narrower band
+    const InitializationBand ch1 = chernoff_band(1000000, K, IntervalD::from_decimal("0.01"));
+    CHECK(band_inside(ch1, ch));
+    // seeded draws at m = 4000 in the m0 = 4000 band, and a band four times too narrow is left
+    const InitializationBand b4 = chernoff_band(4000, 8, IntervalD::from_decimal("0.01"));
+    int in_band = 0, in_narrow = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        nets::InitSpec spec;
+        spec.seed = seed;
+        spec.m = 4000;
+        const auto emp = empirical_cells(spec, nets::initialize<IntervalD>(spec, 2), 8);
+        in_band += draw_in_band(emp, b4);
+        InitializationBand narrow = b4;
+        for (auto& c : narrow.cells) {
+            const double mid = 0.0625 * 2, rad = 0.125 * (upper(c.second_moment) - lower(c.second_moment));
+            c.second_moment = IntervalD::bounds(mid - rad, mid + rad);
+        }
+        in_narrow += draw_in_band(emp, narrow);
+    }
+    CHECK(in_band == 6);
+    CHECK(in_narrow < 6);
+}

@@ -59,6 +59,69 @@ InitializationBand balanced_gaussian_band(long long m, int arcs, const IntervalD
 }
 
 namespace {
+// J_+(t, v) = t v - ln(1 - p + p/(1 - 2t)) and J_-(t, v) = -t v - ln(1 - p + p/(1 + 2t)), p = 1/C.
+IntervalD rate(int cells, double t, double v, bool upper_tail) {
+    const IntervalD p = IntervalD(1) / IntervalD(cells), T = IntervalD::exact(t), V = IntervalD::exact(v);
+    const IntervalD mgf = IntervalD(1) - p + p / (IntervalD(1) - IntervalD(upper_tail ? 2 : -2) * T);
+    return (upper_tail ? T * V : -(T * V)) - log(mgf);
+}
+IntervalD tail(long long m, int cells, double t, double v, bool upper_tail) {
+    if (m < 1 || cells < 1 || !(t > 0) || (upper_tail && !(t < 0.5))) throw std::invalid_argument("chernoff tail: needs m, C >= 1, 0 < t (< 1/2)");
+    const IntervalD J = rate(cells, t, v, upper_tail);
+    if (!(lower(J) > 0)) return IntervalD::entire();
+    return exp(-(IntervalD(m) * IntervalD::exact(lower(J))));
+}
+// Plain-double search (no proof): sup_t J(t, v) by golden section, then v by bisection with m0 J = x.
+double best_t(double p, double v, bool up) {
+    auto J = [&](double t) { return up ? t * v - std::log(1 - p + p / (1 - 2 * t)) : -t * v - std::log(1 - p + p / (1 + 2 * t)); };
+    double a = 1e-9, b = up ? 0.5 - 1e-9 : 1e6;
+    for (int i = 0; i < 200; ++i) {
+        const double c = b - (b - a) * 0.618033988749895, d = a + (b - a) * 0.618033988749895;
+        if (J(c) > J(d)) b = d; else a = c;
+    }
+    return 0.5 * (a + b);
+}
+}  // namespace
+
+IntervalD chernoff_upper_tail(long long m, int cells, double t, double v) { return tail(m, cells, t, v, true); }
+IntervalD chernoff_lower_tail(long long m, int cells, double t, double v) { return tail(m, cells, t, v, false); }
+
+InitializationBand chernoff_band(long long m0, int arcs, const IntervalD& delta) {
+    if (m0 < 1 || arcs < 1 || !(lower(delta) > 0) || !(upper(delta) < 1)) throw std::invalid_argument("chernoff_band: needs m0, arcs >= 1, delta in (0, 1)");
+    const int C = 2 * arcs;
+    const double p = 1.0 / C, per_tail = lower(delta) / (2.0 * C), x = -std::log(per_tail);
+    auto solve = [&](bool up) {
+        double lo = up ? 2 * p : 0.0, hi = up ? 2 * p + 1.0 : 2 * p;  // rate 0 at the mean 2p
+        if (up) while (m0 * (hi * best_t(p, hi, true) - std::log(1 - p + p / (1 - 2 * best_t(p, hi, true)))) < x) hi *= 2;
+        for (int i = 0; i < 200; ++i) {
+            const double v = 0.5 * (lo + hi), t = best_t(p, v, up);
+            const double J = up ? t * v - std::log(1 - p + p / (1 - 2 * t)) : -t * v - std::log(1 - p + p / (1 + 2 * t));
+            ((m0 * J > x) == up ? hi : lo) = v;
+        }
+        double v = up ? hi : lo;
+        for (int tries = 0; tries < 60; ++tries) {  // widen until the rigorous tail meets per_tail
+            const double t = best_t(p, v, up);
+            const IntervalD tl = tail(m0, C, t, v, up);
+            if (upper(tl) <= per_tail) return std::pair<double, IntervalD>{v, tl};
+            v = up ? v * (1 + 1e-9) + 1e-15 : std::max(0.0, v * (1 - 1e-9) - 1e-15);
+        }
+        throw std::logic_error("chernoff_band: no rigorous endpoint found");
+    };
+    const auto [v_hi, t_hi] = solve(true);
+    const auto [v_lo, t_lo] = solve(false);
+    InitializationBand b;
+    b.m = m0;
+    b.arcs = arcs;
+    b.dkw_e = 0;
+    b.x_scales = IntervalD::exact(x);
+    b.delta_angles = IntervalD(0);
+    b.delta_scales = IntervalD(C) * (t_hi + t_lo);
+    b.delta = b.delta_scales;
+    b.cells.assign(static_cast<std::size_t>(C), BandCell{IntervalD::bounds(0, 1), IntervalD::bounds(v_lo, v_hi)});
+    return b;
+}
+
+namespace {
 bool inside(const IntervalD& a, const IntervalD& b) { return lower(b) <= lower(a) && upper(a) <= upper(b); }
 }  // namespace
 

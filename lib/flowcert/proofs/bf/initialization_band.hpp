@@ -66,6 +66,18 @@ bool band_inside(const InitializationBand& inner, const InitializationBand& oute
 // straddles a cell boundary is counted in the cell hull, so the result encloses the true N_c / m and S_c).
 std::vector<BandCell> empirical_cells(const nets::InitSpec& spec, const nets::Initialization<IntervalD>& init, int arcs);
 
+// [DERIVED] The tighter band: a Chernoff bound on each cell's second moment directly, no masses. Y_c = m S_c is a sum
+// of m i.i.d. X_j = rho_j [u_j in c] with E e^{t X} = M(t) = 1 - p + p / (1 - 2t) (t < 1/2, p = 1/C), so
+//   P(S_c >= v) <= exp(-m J_+(t, v)),  J_+ = t v - ln M(t)   (0 < t < 1/2),
+//   P(S_c <= v) <= exp(-m J_-(t, v)),  J_- = -t v - ln M(-t)  (t > 0),
+// a union over the 2C tails. For fixed (t, v) with J > 0 each bound decreases in m, so the band computed at m0
+// holds with the same delta for every m >= m0 (no nesting argument needed). t and v are chosen by a plain-double
+// search; only the J's (IntervalD) and the tails carry the proof. `dkw_e` is 0 and every mass is [0, 1] (unused).
+InitializationBand chernoff_band(long long m0, int arcs, const IntervalD& delta);
+// exp(-m J_+(t, v)) and exp(-m J_-(t, v)) for p = 1/C, enclosures (entire() when J is not certainly > 0).
+IntervalD chernoff_upper_tail(long long m, int cells, double t, double v);
+IntervalD chernoff_lower_tail(long long m, int cells, double t, double v);
+
 // The outputs at t = 0 as band sums (docs/bf.md, "Theorem 2 for every m", item 1): with the polar form
 // theta_j(0) = (lambda/sqrt m) sqrt(rho_j) (s_j, cos phi_j, sin phi_j), a_j sigma(<w_j, x_k>) = (lambda^2/m) rho_j s_j
 // relu(<u(phi_j), x_k>), so h_k(0) is in lambda^2 sum_c S_c s_c hull_{phi in arc c} relu(<u(phi), x_k>), for every draw
