@@ -22,6 +22,7 @@ inline const std::string H_L2 = "H is 2-homogeneous", KKT = "w* is a KKT point o
                          STABLE = "w0 in S(w*) (Definition 2)", ENTER = "the NCF tube from w0 enters the Lemma 23/24 cap",
                          C0 = "w*^T w0 > 0 (the exhibited shift is defined)", CAPN = "Lemma 24 (32): N(w) > 0 on the cap",
                          PCF = "p(t) closed form applies (the certified w* is the closed form's KKT point)",
+                         PLP = "p(t) enclosed by the Lyapunov-Perron ball (self-map and contraction)",
                          CONCL = "Theorem 4 bound on the sweep: E(delta) <= C~ delta^kappa for the exhibited shift";
 inline std::string tube(const std::string& ds) { return "tube on |t| <= T~, delta = " + ds; }
 inline std::string bound(const std::string& ds) { return "E(delta) <= C~ delta^kappa, delta = " + ds; }
@@ -70,6 +71,7 @@ Instance<I> read_instance(const flowcert::cert::Context& ctx, flowcert::cert::Re
     const std::string model = in.string("model");
     if (model == "example1") s.arch = HomogeneousArchitecture::example1();
     else if (model == "weighted_squares") s.arch = HomogeneousArchitecture::weighted_squares(khcase::to_ints(in.number_strings("signs")));
+    else if (model == "linear_one_neuron") s.arch = HomogeneousArchitecture::feed_forward(s.d, {1}, HomActivation::linear());
     else s.arch = HomogeneousArchitecture::diagonal(s.d, 2);  // (depth 2: not khcase::parse_architecture's `depth` key)
     if (s.arch.input_dim != s.d) in.fail("inputs", "the input dimension does not match the model");
     s.norm = khcase::parse_loss(in.string("loss"));
@@ -86,9 +88,10 @@ Instance<I> read_instance(const flowcert::cert::Context& ctx, flowcert::cert::Re
 }
 
 // The checks in the order they are recorded.
-inline void plan(flowcert::cert::Report& rep, const std::vector<std::string>& deltas) {
+inline void plan(flowcert::cert::Report& rep, const std::vector<std::string>& deltas, bool lp) {
     using namespace names;
-    for (const auto& c : {KKT, NPOS, DPOS, DLE, CAP, CAPN, ENTER, STABLE, C0, PCF}) rep.plan(c);
+    for (const auto& c : {KKT, NPOS, DPOS, DLE, CAP, CAPN, ENTER, STABLE, C0}) rep.plan(c);
+    rep.plan(lp ? PLP : PCF);
     for (const auto& ds : deltas) rep.plan(tube(ds));
     for (std::size_t i = 1; i < deltas.size(); ++i) rep.plan(bound(deltas[i]));
     rep.plan(CONCL);
@@ -99,7 +102,7 @@ inline flowcert::cert::CaseSchema schema() {
     using flowcert::cert::KeyType;
     return {
         {.name = "model", .type = KeyType::string, .description = "architecture (L = 2)",
-         .choices = {"example1", "weighted_squares", "diagonal"}},
+         .choices = {"example1", "weighted_squares", "diagonal", "linear_one_neuron"}},
         {.name = "signs", .type = KeyType::numbers, .description = "weighted_squares: s_k in {+1,-1}", .required = false},
         {.name = "inputs", .type = KeyType::matrix, .description = "one row per sample x_i"},
         {.name = "targets", .type = KeyType::numbers, .description = "labels y_i"},
@@ -125,8 +128,9 @@ inline flowcert::cert::CaseSchema schema() {
          .required = false, .constraint = Constraint::positive},
         {.name = "taylor_order", .type = KeyType::integer, .description = "Taylor order (default 20)",
          .required = false, .constraint = Constraint::positive},
-        {.name = "limit_path", .type = KeyType::string, .description = "closed form of p(t)",
-         .choices = {"weighted_squares", "diagonal"}},
+        {.name = "limit_path", .type = KeyType::string,
+         .description = "closed form of p(t), or lyapunov_perron: p enclosed without a closed form (docs/kh.md)",
+         .choices = {"weighted_squares", "diagonal", "lyapunov_perron"}},
         {.name = "actual_slope_tolerance", .type = KeyType::number,
          .description = "also check the last slope against Delta_max/(2N*)", .required = false,
          .constraint = Constraint::positive},
@@ -134,6 +138,8 @@ inline flowcert::cert::CaseSchema schema() {
 }
 
 inline void validate(const flowcert::cert::Case& c) {
+    if (c.string("model") == "linear_one_neuron" && c.string("limit_path") != "lyapunov_perron")
+        c.fail("limit_path", "linear_one_neuron has no closed-form p(t): use lyapunov_perron");
     if (c.string("model") == "weighted_squares" && !c.has("signs")) c.fail("signs", "required for weighted_squares");
     const auto ds = c.number_strings("deltas");
     // C~ is fixed by the first delta, so with one delta the bound C~ delta^kappa holds by construction.

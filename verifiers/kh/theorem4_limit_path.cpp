@@ -20,6 +20,7 @@
 #include <flowcert/cert.hpp>
 #include <flowcert/nets.hpp>
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
+#include <flowcert/proofs/kh/lyapunov_perron.hpp>
 #include <flowcert/proofs/kh/theorem4_steps.hpp>
 
 #include <cmath>
@@ -47,6 +48,7 @@ struct Established {
     I Nstar, Dmax, Delta, Ttilde;
     Theorem4Shift<I> shift;
     Theorem4ClosedForm<I> form;
+    std::optional<LyapunovPerronBall<I>> ball;  // limit_path = lyapunov_perron: p without a closed form
 };
 
 // The delta sweep (points through cert::Context::sweep, issue 7), its steps, tables, plots, slopes and conclusion.
@@ -56,7 +58,6 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     auto& rep = ctx.report;
     const auto dec = [&](const std::string& x) { return IntervalTraits<I>::from_decimal(x, s.bits); };
     const std::vector<I> w0 = *unit_direction(s.v0);
-    const LogisticLimitPath<I>& path = *e.form.path;
     const taylor::VectorField loss_field = homogeneous_loss_flow_field(s.arch, s.n, s.norm);
     const auto loss_params = homogeneous_flow_parameters<I>(s.data.X, s.data.y);
     const Theorem4Rates<I> rates = theorem4_rates(e.Delta, e.Dmax, e.Nstar);
@@ -67,7 +68,8 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
     const std::size_t m = s.deltas.size();
     const auto records = ctx.sweep(m, [&](std::size_t q) {
         const khreport::Stopwatch point_clock;
-        const auto wd = theorem4_sweep_point<I>(loss_field, loss_params, w0, dec(s.deltas[q]), e.shift, path, e.Ttilde, grid, opt, s.bits);
+        const auto wd = e.ball ? theorem4_sweep_point<I>(loss_field, loss_params, w0, dec(s.deltas[q]), e.shift, *e.ball, e.Ttilde, grid, opt, s.bits)
+                               : theorem4_sweep_point<I>(loss_field, loss_params, w0, dec(s.deltas[q]), e.shift, *e.form.path, e.Ttilde, grid, opt, s.bits);
         return kh4::record_of(wd, point_clock.seconds(), q == 0 || q + 1 == m);
     });
     std::vector<I> E, ds_i;
@@ -87,13 +89,13 @@ void sweep(cert::Context& ctx, const kh4::Instance<I>& s, const Established<I>& 
         plots.row(s.deltas[q], shift, wd, E.back(), secs);
         if (wd.ok) plots.window(s.deltas[q], delta, E.back(), wd, q == 0 || q + 1 == m, s.arch, e.form.kstar, s.bits);
     }
-    plots.path_lines(path, e.Ttilde, s.arch, e.form.kstar, s.bits);
+    if (!e.ball) plots.path_lines(*e.form.path, e.Ttilde, s.arch, e.form.kstar, s.bits);
     // Certified log-log slopes between consecutive deltas: evidence beside the asymptotic rate (Theorem 4 holds
     // "for all sufficiently small delta"; a finite slope below kappa refutes nothing).
     const std::vector<I> slopes = kh4::slopes_table(rep, E, ds_i, have, s.deltas, rates);
     // The exhibited C~ := E(delta_1)/delta_1^kappa rounded up to a double; E(delta) <= C~ delta^kappa for the other
     // deltas are steps (C~ is our choice), and the theorem's bound on the sweep is implied by them.
-    std::vector<std::string> premises = {nm::KKT, nm::NPOS, nm::DPOS, nm::STABLE, nm::DLE, nm::C0, nm::PCF};
+    std::vector<std::string> premises = {nm::KKT, nm::NPOS, nm::DPOS, nm::STABLE, nm::DLE, nm::C0, e.ball ? nm::PLP : nm::PCF};
     for (const auto& d : s.deltas) premises.push_back(nm::tube(d));
     if (have[0] && certainly_positive(E[0])) {
         const double Ct = power_law_constant(E[0], ds_i[0], rates.kappa);
@@ -131,7 +133,8 @@ void run_typed(cert::Context& ctx) {
     for (int j = 0; j < s.P; ++j) w0d(j) = mid((*w0)[static_cast<std::size_t>(j)]);
     const Ncf<double> ncf_d(HomogeneousModel<double>(s.arch, s.data.Xd), ncf_weights<double>(s.data.yd, s.norm));
     const Ncf<I> ncf(HomogeneousModel<I>(s.arch, s.data.X), ncf_weights<I>(s.data.y, s.norm));
-    kh4::plan(rep, s.deltas);
+    const bool lp_route = in.string("limit_path") == "lyapunov_perron";
+    kh4::plan(rep, s.deltas, lp_route);
     // The schema admits only 2-homogeneous polynomial families: shown, never counted.
     rep.hypothesis(nm::H_L2, "[KH2025, Thm 4; Assumption 1 (ii)]")
         .trivially_true("the case schema admits only the 2-homogeneous families (example1, weighted_squares, diagonal "
@@ -200,6 +203,28 @@ void run_typed(cert::Context& ctx) {
     if (!e.shift.defined) return;
     cert::Table& st = kh4::shift_table(rep, e.shift);
 
+    if (lp_route) {
+        // ---- p(t) without a closed form: the Lyapunov-Perron ball near -inf (docs/kh.md, [DERIVED]) ---------------
+        for (int j = 0; j < s.P; ++j)
+            if (mag(kkt.u(j)) > mag(kkt.u(e.form.kstar))) e.form.kstar = j;
+        if (cap.hessian.status != ProofStatus::proven) {
+            rep.step(nm::PLP, "[docs/kh.md#limiting-path-by-lyapunov-perron]")
+                .result(ProofResult::not_proven("lambda_max(Hess N) not enclosed: " + cap.hessian.reason));
+            return;
+        }
+        const I lambda = constant_like(e.Nstar, 2) * e.Nstar;
+        e.ball = lyapunov_perron_ball<I>(s.arch, s.data.X, loss_scale<I>(s.norm, s.n, s.data.y(0)), kkt.u, lambda,
+                                         cap.hessian.lambda_max, 0, true, s.bits);
+        const auto& b = *e.ball;
+        rep.step(nm::PLP, "[KH2025, Thm 4 (definition of p); docs/kh.md#limiting-path-by-lyapunov-perron]")
+            .holds(b.ok, b.ok ? "lambda = 2N* in " + to_string(lambda, 10) + ", Lambda = " + to_string(b.Lambda, 10) +
+                                    " >= lambda_max(Hess N), G = " + to_string(b.G, 8) + ", t0 = " + format_g(b.t0) +
+                                    ", K = " + format_g(b.K) + ": G R^3/(3 lambda - Lambda) = " + to_string(b.self_map, 8) +
+                                    " <= K, theta = " + to_string(b.theta, 4) + " < 1, |p(t0) - e^{lambda t0} w*| <= " +
+                                    to_string(b.radius, 4) + "; the fixed point is the paper's p (docs/kh.md)"
+                              : b.reason);
+        if (!b.ok) return;
+    } else {
     // ---- closed-form p(t) --------------------------------------------------------------------------------
     const bool diagonal = in.string("limit_path") == "diagonal";
     kh4::check_closed_form_shape(in, s, diagonal);
@@ -210,6 +235,7 @@ void run_typed(cert::Context& ctx) {
         .holds(e.form.in_box, e.form.why + (e.form.in_box ? "; (wbar, lambda*) lies in the Krawczyk uniqueness box, so wbar = w*"
                                                           : "; (wbar, lambda*) is NOT inside the uniqueness box"));
     if (!e.form.in_box) return;
+    }
 
     // ---- the delta sweep, the slopes and the exhibited constant ---------------------------------------------------
     e.Ttilde = in.interval<I>("window", s.bits);

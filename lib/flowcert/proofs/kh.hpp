@@ -17,3 +17,4 @@
 #include "flowcert/proofs/kh/figure1_gd.hpp"          // Figure 1: the certified GD run driver
 #include "flowcert/proofs/kh/theorem18_steps.hpp"     // Theorem 18: the proof steps of one instance (zero preservation, tubes, sweep point)
 #include "flowcert/proofs/kh/theorem4_steps.hpp"      // Theorem 4: the proof steps of one instance (cap, shift, closed-form path selection, sweep point)
+#include "flowcert/proofs/kh/lyapunov_perron.hpp"       // Theorem 4: p(t) without a closed form (Lyapunov-Perron ball, then a tube)

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
 
 namespace flowcert::proofs::kh {
 
@@ -21,10 +23,13 @@ LogisticLimitPath<I> diagonal_limit_path(int d, int k, int sign, const I& b, con
     return {2 * d, {k, d + k}, sign, b / S, constant_like(b, 2) * b / S, constant_like(b, 2) * b};
 }
 
+namespace {
+// p_start(t): encloses p on the interval t (nullopt + reason: not enclosed); piece_p(t, box): p on a tube piece
 template <Interval I>
-WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, const std::vector<I>& params,
-                                            const std::vector<I>& x0, const LogisticLimitPath<I>& path,
-                                            const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits) {
+WindowDistance<I> window_distance_core(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& x0,
+                                       const std::function<std::optional<std::vector<I>>(const I&, std::string&)>& p_start,
+                                       const std::function<std::vector<I>(const I&, const std::vector<I>&)>& piece_p,
+                                       const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits) {
     WindowDistance<I> out;
     const auto ex = [&](double v) { return IntervalTraits<I>::exact(v, bits); };
     out.tau_start = lower(shift - Ttilde);
@@ -46,7 +51,13 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
     }
     // ---- 2. difference system over the window
     const int n = static_cast<int>(x0.size());
-    const auto pa = path.at(tau_a - shift);
+    std::string why;
+    const auto pa_opt = p_start(tau_a - shift, why);
+    if (!pa_opt) {
+        out.reason = "p at the window start: " + why;
+        return out;
+    }
+    const std::vector<I>& pa = *pa_opt;
     std::vector<I> z0(pa.begin(), pa.end());
     for (int i = 0; i < n; ++i) z0.push_back(xa[static_cast<std::size_t>(i)] - pa[static_cast<std::size_t>(i)]);
     out.duration = upper(shift + Ttilde - tau_a);
@@ -86,7 +97,7 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
         w.t_lo = lower(tlo);
         w.t_hi = upper(thi);
         const I tt = hull(tlo, thi);
-        w.p = path.at(tt);
+        w.p = piece_p(tt, piece.box);
         w.x.resize(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i)
             w.x[static_cast<std::size_t>(i)] = piece.box[static_cast<std::size_t>(i)] + piece.box[static_cast<std::size_t>(n + i)];
@@ -113,7 +124,36 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
     out.reason = "ok";
     return out;
 }
+}  // namespace
 
+template <Interval I>
+WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, const std::vector<I>& params,
+                                            const std::vector<I>& x0, const LogisticLimitPath<I>& path,
+                                            const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits) {
+    return window_distance_core<I>(
+        loss, params, x0, [&](const I& t, std::string&) { return std::optional<std::vector<I>>(path.at(t)); },
+        [&](const I& t, const std::vector<I>&) { return path.at(t); }, shift, Ttilde, grid, opt, bits);
+}
+
+template <Interval I>
+WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, const std::vector<I>& params,
+                                            const std::vector<I>& x0, const LyapunovPerronBall<I>& ball,
+                                            const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits) {
+    const std::size_t n = x0.size();
+    return window_distance_core<I>(
+        loss, params, x0,
+        [&](const I& t, std::string& why) -> std::optional<std::vector<I>> {
+            const auto e = limit_path_from_ball<I>(loss, params, ball, lower(t), upper(t), opt, bits);
+            if (!e.ok) {
+                why = e.reason;
+                return std::nullopt;
+            }
+            return e.p;
+        },
+        // the difference system's p block encloses p(t) on the piece
+        [n](const I&, const std::vector<I>& box) { return std::vector<I>(box.begin(), box.begin() + static_cast<long>(n)); },
+        shift, Ttilde, grid, opt, bits);
+}
 
 template <Interval I>
 CosineCapEntry<I> ncf_cosine_enters_cap(const taylor::VectorField& ncf_field, const std::vector<I>& ncf_params,

@@ -18,7 +18,7 @@
 #include <flowcert/linalg.hpp>
 #include <flowcert/nets.hpp>
 #include <flowcert/taylor.hpp>
-#include <flowcert/taylor.hpp>
+#include <flowcert/proofs/kh/lyapunov_perron.hpp>
 
 #include <Eigen/Core>
 
@@ -95,6 +95,13 @@ WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, con
                                             const std::vector<I>& x0, const LogisticLimitPath<I>& path,
                                             const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits);
 
+// The same with p enclosed without a closed form: p at the window start by the Lyapunov-Perron ball carried by the
+// loss-flow tube (lyapunov_perron.hpp), p on the pieces by the difference system's p block.
+template <Interval I>
+WindowDistance<I> certified_window_distance(const taylor::VectorField& loss, const std::vector<I>& params,
+                                            const std::vector<I>& x0, const LyapunovPerronBall<I>& ball,
+                                            const I& shift, const I& Ttilde, int grid, ode::Options opt, long bits);
+
 // ---- the stable set: the NCF tube from w0 enters the Lemma 23/24 cap ------------------------------------------
 // The certified tube of u' = grad N(u) from w0 in chunks of 0.5 (9 outputs each) until the cosine to w* is certainly
 // above 1 - gamma (`cap`) or t >= horizon; for L = 2 grad N is 1-homogeneous, so phi(t)/|phi(t)| in the cap gives,
@@ -123,6 +130,9 @@ Eigen::VectorXd ncf_flow_direction_nonrigorous(const nets::Ncf<double>& ncf, Eig
     EXTERN template LogisticLimitPath<I> diagonal_limit_path<I>(int, int, int, const I&, const I&);                      \
     EXTERN template WindowDistance<I> certified_window_distance<I>(const taylor::VectorField&, const std::vector<I>&,   \
                                                                    const std::vector<I>&, const LogisticLimitPath<I>&, \
+                                                                   const I&, const I&, int, ode::Options, long);        \
+    EXTERN template WindowDistance<I> certified_window_distance<I>(const taylor::VectorField&, const std::vector<I>&,   \
+                                                                   const std::vector<I>&, const LyapunovPerronBall<I>&, \
                                                                    const I&, const I&, int, ode::Options, long);        \
     EXTERN template CosineCapEntry<I> ncf_cosine_enters_cap<I>(const taylor::VectorField&, const std::vector<I>&,       \
                                                                const std::vector<I>&, const linalg::IVector<I>&,        \

@@ -144,6 +144,15 @@ WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const st
     return certified_window_distance<I>(loss, params, x0, path, shift.at(delta), Ttilde, grid, opt, bits);
 }
 
+template <Interval I>
+WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
+                                       const I& delta, const Theorem4Shift<I>& shift, const LyapunovPerronBall<I>& ball,
+                                       const I& Ttilde, int grid, const ode::Options& opt, long bits) {
+    std::vector<I> x0;
+    for (const I& w : w0) x0.push_back(delta * w);
+    return certified_window_distance<I>(loss, params, x0, ball, shift.at(delta), Ttilde, grid, opt, bits);
+}
+
 template <Interval I> double power_law_constant(const I& E, const I& delta, const I& kappa) {
     return upper(E / exp(kappa * log(delta)));
 }

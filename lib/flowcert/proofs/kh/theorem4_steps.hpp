@@ -91,6 +91,12 @@ WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const st
                                        const I& delta, const Theorem4Shift<I>& shift, const LogisticLimitPath<I>& path,
                                        const I& Ttilde, int grid, const ode::Options& opt, long bits);
 
+// The same with p enclosed by the Lyapunov-Perron ball (lyapunov_perron.hpp; no closed form).
+template <Interval I>
+WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
+                                       const I& delta, const Theorem4Shift<I>& shift, const LyapunovPerronBall<I>& ball,
+                                       const I& Ttilde, int grid, const ode::Options& opt, long bits);
+
 // The exhibited C~ = E(delta_1) / delta_1^kappa rounded up to a double, and C~ delta^kappa.
 template <Interval I> double power_law_constant(const I& E, const I& delta, const I& kappa);
 template <Interval I> I power_law_bound(double C, const I& kappa, const I& delta, long bits);
@@ -110,6 +116,10 @@ template <Interval I> I power_law_bound(double C, const I& kappa, const I& delta
     EXTERN template WindowDistance<I> theorem4_sweep_point<I>(const taylor::VectorField&, const std::vector<I>&,           \
                                                               const std::vector<I>&, const I&, const Theorem4Shift<I>&,    \
                                                               const LogisticLimitPath<I>&, const I&, int,                  \
+                                                              const ode::Options&, long);                                  \
+    EXTERN template WindowDistance<I> theorem4_sweep_point<I>(const taylor::VectorField&, const std::vector<I>&,           \
+                                                              const std::vector<I>&, const I&, const Theorem4Shift<I>&,    \
+                                                              const LyapunovPerronBall<I>&, const I&, int,                 \
                                                               const ode::Options&, long);                                  \
     EXTERN template double power_law_constant<I>(const I&, const I&, const I&);                                           \
     EXTERN template I power_law_bound<I>(double, const I&, const I&, long);
