@@ -25,6 +25,9 @@
 #include <flowcert/proofs/kh/ncf_kkt.hpp>
 #include <flowcert/proofs/kh/theorem18_steps.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -142,6 +145,21 @@ void run(cert::Context& ctx) {
         b.options.order = in.has("block_order") ? static_cast<int>(in.integer("block_order")) : 12;
         if (in.has("promote_norm")) b.options.promote_norm = mid(in.interval_d("promote_norm"));
         if (in.has("block_jacobian_pieces")) b.options.jacobian_pieces = static_cast<int>(in.integer("block_jacobian_pieces"));
+        // a progress line about once a minute from the block integrator (the sweep's threads share the clock)
+        const auto started = std::chrono::steady_clock::now();
+        auto last_line = std::make_shared<std::atomic<long>>(0);
+        cert::Progress* progress = &ctx.progress;
+        b.options.on_step = [started, last_line, progress](double t, long accepted, long rejected, int framed,
+                                                            double frame_width, double box_width, double) {
+            const long sec = static_cast<long>(
+                std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count());
+            long prev = last_line->load();
+            if (sec - prev < 60 || !last_line->compare_exchange_strong(prev, sec)) return;
+            progress->message("block flow: t = " + format_g(t, 6) + ", " + std::to_string(accepted) + " steps (" +
+                              std::to_string(rejected) + " rejected), " + std::to_string(framed) +
+                              " neurons framed, widths " + format_g(frame_width, 2) + " (frame) " +
+                              format_g(box_width, 2) + " (boxes), " + std::to_string(sec) + " s");
+        };
         f.flows.blocks = b;
         rep.note("loss-flow integrator (invariance tubes and sweep; the NCF entry into the cap stays dense): square_blocks -- nets::integrate_square_net_flow, order " +
                  std::to_string(b.options.order) + ", neurons of norm > " + format_g(b.options.promote_norm, 3) +

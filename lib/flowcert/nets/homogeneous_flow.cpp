@@ -142,6 +142,21 @@ taylor::VectorField homogeneous_loss_flow_field(const HomogeneousArchitecture& a
     return f;
 }
 
+taylor::VectorField ncf_direction_flow_field(const HomogeneousArchitecture& arch, int n) {
+    VectorField f = make_field(arch, n);
+    const int yoff = arch.input_dim * n;
+    auto weight = [&](int i, const std::function<Expr()>&) { return f.par(yoff + i); };
+    // g = grad N(theta) [KH2025, eq. (5)]; theta' = g - (theta . g) theta, theta . g = L N(theta) by Euler (docs/kh.md)
+    const std::vector<Expr> g = weighted_jacobian_transpose(f, arch, n, weight);
+    Expr radial = f.var(0) * g[0];
+    for (std::size_t j = 1; j < g.size(); ++j) radial = radial + f.var(static_cast<int>(j)) * g[j];
+    std::vector<Expr> rhs;
+    rhs.reserve(g.size());
+    for (std::size_t j = 0; j < g.size(); ++j) rhs.push_back(g[j] - radial * f.var(static_cast<int>(j)));
+    f.set_rhs(rhs);
+    return f;
+}
+
 taylor::VectorField ncf_flow_field(const HomogeneousArchitecture& arch, int n) {
     VectorField f = make_field(arch, n);
     const int yoff = arch.input_dim * n;

@@ -37,6 +37,11 @@ taylor::VectorField homogeneous_loss_flow_field(const HomogeneousArchitecture& a
 taylor::VectorField logistic_loss_flow_field(const HomogeneousArchitecture& arch, int n);
 // u' = grad N(u) = J(X; u)^T ytilde for n samples.
 taylor::VectorField ncf_flow_field(const HomogeneousArchitecture& arch, int n);
+// The direction flow of the NCF (docs/kh.md, "The NCF cap entry without blow-up"): theta' = grad N(theta) -
+// (theta . grad N(theta)) theta. It differs from the NCF by a radial term only, so its directions are the NCF's
+// directions under a time change, and |theta| = 1 is invariant (d|theta|^2/ds = 2 L N (1 - |theta|^2)): no blow-up.
+// Same variables and parameters as ncf_flow_field.
+taylor::VectorField ncf_direction_flow_field(const HomogeneousArchitecture& arch, int n);
 
 // The parameter vector of either field: X (d x n, column i = x_i) then the n labels / NCF weights.
 template <Interval I>

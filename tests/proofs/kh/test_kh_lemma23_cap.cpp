@@ -135,3 +135,99 @@ TEST_CASE("Example 1: the certified NCF tube enters the cap from (0.1, 1), is in
     CHECK(enters.flow_time <= t_exact + 0.06);
     CHECK(run(0, 1).status == ProofStatus::not_proven);
 }
+
+namespace {
+
+// theta' = g(theta) - (theta . g) theta + kick e_0 (kick = 0: the direction flow of docs/kh.md), with the lemma's
+// companions c' = (theta . g) c, t' = c^{2-L}: u(t(s)) = c(s) theta(s) for the NCF u' = g(u). RK4 in double.
+struct DirectionState {
+    Eigen::VectorXd theta;
+    double c, t;
+};
+DirectionState direction_rk4(const Ncf<double>& ncf, Eigen::VectorXd theta, double S, int steps, double kick) {
+    const double L = ncf.order();
+    const int P = static_cast<int>(theta.size());
+    auto rhs = [&](const Eigen::VectorXd& z) {  // z = (theta, c, t)
+        const Eigen::VectorXd th = z.head(P);
+        const Eigen::VectorXd g = ncf.gradient(th).gradient;
+        Eigen::VectorXd d(P + 2);
+        d.head(P) = g - th.dot(g) * th;
+        d(0) += kick;
+        d(P) = th.dot(g) * z(P);
+        d(P + 1) = std::pow(z(P), 2 - L);
+        return d;
+    };
+    Eigen::VectorXd z(P + 2);
+    z.head(P) = theta;
+    z(P) = 1;
+    z(P + 1) = 0;
+    const double h = S / steps;
+    for (int k = 0; k < steps; ++k) {
+        const Eigen::VectorXd k1 = rhs(z), k2 = rhs(z + h / 2 * k1), k3 = rhs(z + h / 2 * k2), k4 = rhs(z + h * k3);
+        z += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+    }
+    return {z.head(P), z(P), z(P + 1)};
+}
+Eigen::VectorXd ncf_rk4(const Ncf<double>& ncf, Eigen::VectorXd u, double T, int steps) {
+    const double h = T / steps;
+    auto g = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(ncf.gradient(x).gradient); };
+    for (int k = 0; k < steps; ++k) {
+        const Eigen::VectorXd k1 = g(u), k2 = g(u + h / 2 * k1), k3 = g(u + h / 2 * k2), k4 = g(u + h * k3);
+        u += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+    }
+    return u;
+}
+
+}  // namespace
+
+TEST_CASE("a 3-homogeneous square net: the NCF direction flow enters the cap like the renormalized NCF and follows its directions",
+          "[kh][stable_set]") {
+    const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
+    const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
+    const SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
+    const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
+    pk::KktSearchOptions opt;
+    const auto cands = pk::find_kkt_points_nonrigorous(nd, opt);
+    REQUIRE(!cands.empty());
+    const Instance in = certify(arch, sd.X, sd.y, cands.front().u);
+    const Eigen::VectorXd ws = linalg::mid<IntervalD>(in.wstar);
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> gauss;
+    Eigen::VectorXd w0(ws.size());
+    for (Eigen::Index j = 0; j < w0.size(); ++j) w0(j) = ws(j) + 0.3 * gauss(rng);
+    w0.normalize();
+    const double cos0 = ws.dot(w0);
+    REQUIRE(cos0 < 0.99);
+
+    // the lemma (docs/kh.md): u(t(S)) = c(S) theta(S), checked against a plain RK4 of the NCF to t(S)
+    const DirectionState ds = direction_rk4(nd, w0, 0.1, 4000, 0.0);
+    INFO("c(S) = " << ds.c << ", t(S) = " << ds.t);
+    CHECK(ds.c > 1.5);  // a non-trivial stretch of the NCF
+    CHECK(std::abs(ds.theta.norm() - 1) < 1e-9);  // |theta| = 1 is invariant
+    const Eigen::VectorXd u = ncf_rk4(nd, w0, ds.t, 4000);
+    CHECK((u - ds.c * ds.theta).norm() <= 1e-7 * u.norm());
+    // teeth: a non-radial term breaks it
+    const DirectionState bad = direction_rk4(nd, w0, 0.1, 4000, 0.1);
+    CHECK((ncf_rk4(nd, w0, bad.t, 4000) - bad.c * bad.theta).norm() > 1e-3 * u.norm());
+
+    // the rigorous cap entry: the direction flow and the renormalized NCF chunks both prove it
+    const IntervalD Delta = IntervalD::exact(lower(in.delta_max));
+    const IntervalD gamma = IntervalD::from_decimal("1e-5");
+    const auto cap = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, gamma, 64);
+    REQUIRE(cap.status == ProofStatus::proven);
+    const auto par = ncf_flow_parameters<IntervalD>(convert_matrix<IntervalD>(sd.X, 53), in.ncf.ytilde());
+    std::vector<IntervalD> W0;
+    for (Eigen::Index j = 0; j < w0.size(); ++j) W0.push_back(IntervalD::exact(w0(j)));
+    ode::Options o;
+    const double horizon = 20.0 / lower(in.delta_max);
+    const double chunk = 0.25 / (3 * upper(in.Nstar));
+    const auto renorm = pk::ncf_tube_enters_cap<IntervalD>(ncf_flow_field(arch, 8), par, W0, in.wstar, gamma, horizon, chunk,
+                                                           true, o, 53);
+    const auto direction = pk::ncf_tube_enters_cap<IntervalD>(ncf_direction_flow_field(arch, 8), par, W0, in.wstar, gamma,
+                                                              horizon, 0.5, false, o, 53);
+    CHECK(renorm.status == ProofStatus::proven);
+    CHECK(direction.status == ProofStatus::proven);
+    INFO("entry: renormalized NCF at flow time " << renorm.flow_time << ", direction flow at s = " << direction.flow_time);
+    CHECK(direction.flow_time > 0);
+    CHECK(direction.trace.size() < renorm.trace.size());  // fewer chunks: no blow-up to stay ahead of
+}

@@ -41,7 +41,8 @@ Theorem18Flows theorem18_flows(const nets::HomogeneousArchitecture& arch, const 
                                const nets::Mat<I>& X, const nets::Vec<I>& y, const nets::Vec<I>& ytilde) {
     const int n = static_cast<int>(X.cols());
     return {nets::homogeneous_loss_flow_field(arch, n, norm), nets::ncf_flow_field(arch, n),
-            nets::homogeneous_flow_parameters<I>(X, y), nets::ncf_flow_parameters<I>(X, ytilde), std::nullopt};
+            nets::homogeneous_flow_parameters<I>(X, y), nets::ncf_flow_parameters<I>(X, ytilde), std::nullopt,
+            nets::ncf_direction_flow_field(arch, n)};
 }
 
 Theorem18Exponents theorem18_exponents(int L, const I& Delta, const I& Nbar) {
@@ -92,7 +93,10 @@ Theorem18StableSet theorem18_stable_set(const nets::Ncf<I>& ncf, const Theorem18
         };
         s.entry = ncf_tube_enters_cap_with(integrate, W0, Wbar, gamma, h, chunk, true);
     } else {
-        s.entry = ncf_tube_enters_cap<I>(flows.ncf, flows.ncf_params, W0, Wbar, gamma, h, chunk, true, no, 53);
+        // The direction flow theta' = grad N - (theta . grad N) theta instead of the renormalized NCF chunks: the
+        // same directions under a time change, no blow-up (docs/kh.md, "The NCF cap entry without blow-up"), so
+        // the chunks need not shrink like the blow-up time 1/(L(L-2)N̄).
+        s.entry = ncf_tube_enters_cap<I>(flows.ncf_direction, flows.ncf_params, W0, Wbar, gamma, h, 0.5, false, no, 53);
     }
     return s;
 }

@@ -42,6 +42,8 @@ struct Theorem18Flows {
     taylor::VectorField loss, ncf;
     std::vector<IntervalD> loss_params, ncf_params;
     std::optional<Theorem18BlockFlow> blocks;  // set: the loss flow by the block integrator (above)
+    // The NCF's direction flow (nets::ncf_direction_flow_field, parameters ncf_params): the dense cap entry.
+    taylor::VectorField ncf_direction;
 };
 Theorem18Flows theorem18_flows(const nets::HomogeneousArchitecture& arch, const nets::SquareLossNormalization& norm,
                                const nets::Mat<IntervalD>& X, const nets::Vec<IntervalD>& y,
