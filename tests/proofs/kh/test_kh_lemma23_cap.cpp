@@ -39,6 +39,25 @@ Instance certify(const HomogeneousArchitecture& arch, const Eigen::MatrixXd& X, 
     return {ncf, ncf_d, ex.u, ts.ncf_value, ts.lambda_min_tangent, ts.lambda_max_tangent, ts.delta_max};
 }
 
+// The 3-homogeneous square net of two tests (4 neurons, d = 3, n = 8, a 2-neuron teacher, data seed 1) at its top
+// KKT point (one active neuron), found by the search and certified.
+struct CubicNet {
+    HomogeneousArchitecture arch;
+    SphereTeacherData sd;
+    Instance in;
+};
+
+CubicNet cubic_square_net() {
+    const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
+    const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
+    SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
+    const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
+    const auto cands = pk::find_kkt_points_nonrigorous(nd, pk::KktSearchOptions{});
+    REQUIRE(!cands.empty());
+    Instance in = certify(arch, sd.X, sd.y, cands.front().u);
+    return {arch, std::move(sd), std::move(in)};
+}
+
 // (28), (29) and N at a unit w, in double.
 struct Values {
     double f28, f29, n;
@@ -84,15 +103,10 @@ TEST_CASE("Example 1: the certified cap reaches the exact gamma (3 - sqrt 5)/2 o
 
 TEST_CASE("a 3-homogeneous square net: proven caps satisfy (28), (29), N > 0 at sampled points, and a large gamma is refused",
           "[kh][lemma23]") {
-    const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
-    const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
-    const SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
-    // the search finds the top KKT point (one active neuron)
-    const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
-    pk::KktSearchOptions opt;
-    const auto cands = pk::find_kkt_points_nonrigorous(nd, opt);
-    REQUIRE(!cands.empty());
-    const Instance in = certify(arch, sd.X, sd.y, cands.front().u);
+    const CubicNet net = cubic_square_net();
+    const HomogeneousArchitecture& arch = net.arch;
+    const SphereTeacherData& sd = net.sd;
+    const Instance& in = net.in;
     const IntervalD Delta = IntervalD::exact(lower(in.delta_max));
     const auto cap = pk::lemma23_cap<IntervalD>(in.ncf, in.wstar, in.Nstar, in.lambda_min_t, in.lambda_t, Delta, IntervalD::from_decimal("1e-5"), 64);
     REQUIRE(cap.status == ProofStatus::proven);
@@ -182,14 +196,11 @@ Eigen::VectorXd ncf_rk4(const Ncf<double>& ncf, Eigen::VectorXd u, double T, int
 
 TEST_CASE("a 3-homogeneous square net: the NCF direction flow enters the cap like the renormalized NCF and follows its directions",
           "[kh][stable_set]") {
-    const auto arch = HomogeneousArchitecture::feed_forward(3, {4}, HomActivation::square());
-    const auto teacher = HomogeneousArchitecture::feed_forward(3, {2}, HomActivation::square());
-    const SphereTeacherData sd = make_sphere_teacher_data(1, 3, 8, teacher);
-    const Ncf<double> nd(HomogeneousModel<double>(arch, sd.X), ncf_weights<double>(sd.y, SquareLossNormalization::paper()));
-    pk::KktSearchOptions opt;
-    const auto cands = pk::find_kkt_points_nonrigorous(nd, opt);
-    REQUIRE(!cands.empty());
-    const Instance in = certify(arch, sd.X, sd.y, cands.front().u);
+    const CubicNet net = cubic_square_net();
+    const HomogeneousArchitecture& arch = net.arch;
+    const SphereTeacherData& sd = net.sd;
+    const Instance& in = net.in;
+    const Ncf<double>& nd = in.ncf_d;
     const Eigen::VectorXd ws = linalg::mid<IntervalD>(in.wstar);
     std::mt19937_64 rng(11);
     std::normal_distribution<double> gauss;

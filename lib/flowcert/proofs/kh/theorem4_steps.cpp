@@ -131,6 +131,15 @@ Theorem4ClosedForm<I> theorem4_closed_form(bool diagonal, const nets::Homogeneou
     return f;
 }
 
+namespace {
+// The start delta w0 of psi (Theorem 4 runs the loss flow from delta times the unit direction w0).
+template <Interval I> std::vector<I> scaled_start(const std::vector<I>& w0, const I& delta) {
+    std::vector<I> x0;
+    for (const I& w : w0) x0.push_back(delta * w);
+    return x0;
+}
+}  // namespace
+
 template <Interval I> Theorem4Rates<I> theorem4_rates(const I& Delta, const I& Dmax, const I& Nstar) {
     return {Delta / (Delta + constant_like(Delta, 8) * Nstar), Dmax / (constant_like(Nstar, 2) * Nstar)};
 }
@@ -139,18 +148,14 @@ template <Interval I>
 WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
                                        const I& delta, const Theorem4Shift<I>& shift, const LogisticLimitPath<I>& path,
                                        const I& Ttilde, int grid, const ode::Options& opt, long bits) {
-    std::vector<I> x0;
-    for (const I& w : w0) x0.push_back(delta * w);
-    return certified_window_distance<I>(loss, params, x0, path, shift.at(delta), Ttilde, grid, opt, bits);
+    return certified_window_distance<I>(loss, params, scaled_start(w0, delta), path, shift.at(delta), Ttilde, grid, opt, bits);
 }
 
 template <Interval I>
 WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
                                        const I& delta, const Theorem4Shift<I>& shift, const LyapunovPerronBall<I>& ball,
                                        const I& Ttilde, int grid, const ode::Options& opt, long bits) {
-    std::vector<I> x0;
-    for (const I& w : w0) x0.push_back(delta * w);
-    return certified_window_distance<I>(loss, params, x0, ball, shift.at(delta), Ttilde, grid, opt, bits);
+    return certified_window_distance<I>(loss, params, scaled_start(w0, delta), ball, shift.at(delta), Ttilde, grid, opt, bits);
 }
 
 template <Interval I> double power_law_constant(const I& E, const I& delta, const I& kappa) {
