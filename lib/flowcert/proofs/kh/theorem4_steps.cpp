@@ -144,18 +144,11 @@ template <Interval I> Theorem4Rates<I> theorem4_rates(const I& Delta, const I& D
     return {Delta / (Delta + constant_like(Delta, 8) * Nstar), Dmax / (constant_like(Nstar, 2) * Nstar)};
 }
 
-template <Interval I>
+template <Interval I, class LimitPath>
 WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
-                                       const I& delta, const Theorem4Shift<I>& shift, const LogisticLimitPath<I>& path,
+                                       const I& delta, const Theorem4Shift<I>& shift, const LimitPath& path,
                                        const I& Ttilde, int grid, const ode::Options& opt, long bits) {
     return certified_window_distance<I>(loss, params, scaled_start(w0, delta), path, shift.at(delta), Ttilde, grid, opt, bits);
-}
-
-template <Interval I>
-WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
-                                       const I& delta, const Theorem4Shift<I>& shift, const LyapunovPerronBall<I>& ball,
-                                       const I& Ttilde, int grid, const ode::Options& opt, long bits) {
-    return certified_window_distance<I>(loss, params, scaled_start(w0, delta), ball, shift.at(delta), Ttilde, grid, opt, bits);
 }
 
 template <Interval I> double power_law_constant(const I& E, const I& delta, const I& kappa) {

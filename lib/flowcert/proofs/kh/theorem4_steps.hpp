@@ -86,15 +86,11 @@ struct Theorem4Rates {
 template <Interval I> Theorem4Rates<I> theorem4_rates(const I& Delta, const I& Dmax, const I& Nstar);
 
 // One delta of the sweep: the certified sup distance E(delta) of psi(t + s_delta, delta w0) to p(t) on |t| <= T~.
-template <Interval I>
+// LimitPath: LogisticLimitPath<I> (p in closed form) or LyapunovPerronBall<I> (p enclosed without one,
+// lyapunov_perron.hpp); both are instantiated.
+template <Interval I, class LimitPath>
 WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
-                                       const I& delta, const Theorem4Shift<I>& shift, const LogisticLimitPath<I>& path,
-                                       const I& Ttilde, int grid, const ode::Options& opt, long bits);
-
-// The same with p enclosed by the Lyapunov-Perron ball (lyapunov_perron.hpp; no closed form).
-template <Interval I>
-WindowDistance<I> theorem4_sweep_point(const taylor::VectorField& loss, const std::vector<I>& params, const std::vector<I>& w0,
-                                       const I& delta, const Theorem4Shift<I>& shift, const LyapunovPerronBall<I>& ball,
+                                       const I& delta, const Theorem4Shift<I>& shift, const LimitPath& path,
                                        const I& Ttilde, int grid, const ode::Options& opt, long bits);
 
 // The exhibited C~ = E(delta_1) / delta_1^kappa rounded up to a double, and C~ delta^kappa.
@@ -113,14 +109,12 @@ template <Interval I> I power_law_bound(double C, const I& kappa, const I& delta
                                                                   const nets::Vec<I>&, const I&, const KktExistence<I>&,   \
                                                                   const I&, const std::vector<int>&);                      \
     EXTERN template Theorem4Rates<I> theorem4_rates<I>(const I&, const I&, const I&);                                      \
-    EXTERN template WindowDistance<I> theorem4_sweep_point<I>(const taylor::VectorField&, const std::vector<I>&,           \
-                                                              const std::vector<I>&, const I&, const Theorem4Shift<I>&,    \
-                                                              const LogisticLimitPath<I>&, const I&, int,                  \
-                                                              const ode::Options&, long);                                  \
-    EXTERN template WindowDistance<I> theorem4_sweep_point<I>(const taylor::VectorField&, const std::vector<I>&,           \
-                                                              const std::vector<I>&, const I&, const Theorem4Shift<I>&,    \
-                                                              const LyapunovPerronBall<I>&, const I&, int,                 \
-                                                              const ode::Options&, long);                                  \
+    EXTERN template WindowDistance<I> theorem4_sweep_point<I, LogisticLimitPath<I>>(                                   \
+        const taylor::VectorField&, const std::vector<I>&, const std::vector<I>&, const I&,                            \
+        const Theorem4Shift<I>&, const LogisticLimitPath<I>&, const I&, int, const ode::Options&, long);               \
+    EXTERN template WindowDistance<I> theorem4_sweep_point<I, LyapunovPerronBall<I>>(                                  \
+        const taylor::VectorField&, const std::vector<I>&, const std::vector<I>&, const I&,                            \
+        const Theorem4Shift<I>&, const LyapunovPerronBall<I>&, const I&, int, const ode::Options&, long);              \
     EXTERN template double power_law_constant<I>(const I&, const I&, const I&);                                           \
     EXTERN template I power_law_bound<I>(double, const I&, const I&, long);
 
