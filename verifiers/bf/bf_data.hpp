@@ -9,6 +9,7 @@
 #include <flowcert/proofs/bf.hpp>
 
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -124,9 +125,28 @@ struct Quantities {
     std::map<std::string, flowcert::IntervalMp> values;
     void set(const std::string& name, const flowcert::IntervalMp& v) { values.insert_or_assign(name, v); }
 };
+// Every name a bf verifier can store in Quantities (the Q.set calls of verifiers/bf; docs/bf.md lists them). A
+// [[bounds]] entry naming anything else is a malformed case (exit 3 at its line); a known name this run did not
+// compute (another route, a failed step) leaves the claimed bound not proven.
+inline bool known_quantity(const std::string& name) {
+    static const std::regex known(
+        "(beta|prediction|residual|D_star|a5_lhs|a5_rhs)_[0-9]+|h_[0-9]+_final|loss_paper|loss_code|D_star_norm|eta_min|"
+        "lambda_min_H|lambda_star|D_max|D_min|max_G|min_G|alpha_min|delta0|"
+        "extremal [0-9]+ (\\|D\\||D_1|D_2)|local (max|min) [0-9]+ G");
+    return std::regex_match(name, known);
+}
 inline void plan_bounds(const cert::Case& in, cert::Report& r) {
     if (!in.has("bounds")) return;
-    for (const auto& b : in.tables("bounds")) r.plan("claimed bound: " + b.string("quantity"));
+    std::map<std::string, long> seen;  // name -> line of its first entry
+    for (const auto& b : in.tables("bounds")) {
+        const std::string name = b.string("quantity");
+        if (!known_quantity(name))
+            b.fail("quantity", "'" + name + "' is not a quantity any bf verifier computes (names: docs/bf.md, [[bounds]])");
+        if (const auto [it, fresh] = seen.emplace(name, b.line_of("quantity")); !fresh)
+            b.fail("quantity", "a second [[bounds]] entry for '" + name + "' (the first is at line " + std::to_string(it->second) +
+                                   "): claim one interval per quantity");
+        r.plan("claimed bound: " + name);
+    }
 }
 inline void check_bounds(const cert::Case& in, cert::Report& r, const Quantities& q, const std::string& citation) {
     if (!in.has("bounds")) return;
