@@ -134,7 +134,23 @@ void run(cert::Context& ctx) {
     const IntervalD r_esc = in.interval_d("escape_radius");
     const double tau = mid(in.interval_d("time_after_escape"));
     const double c0 = std::max(1e-300, std::abs(mid(w.w0[w.kstar])) * std::sqrt(static_cast<double>(w.block)));
+    // Bounded case: the flow tends to p*, so a ball of radius r >= ||p*|| need not be left at all; the bracket would
+    // integrate ever longer horizons for nothing. Our argument needs r < ||p*|| (a condition of the method, not of the
+    // corollary: the escape step is then not proven).
+    std::string radius_refusal;
+    if (bounded) {
+        const IntervalD pnorm = norm2(w.pstar);
+        if (!(upper(r_esc) < lower(pnorm)))
+            radius_refusal = "not integrated: escape_radius r = " + in.number_string("escape_radius") +
+                             " is not certainly below ||p*|| in " + to_string(pnorm, 8) +
+                             " (the trajectory tends to p* and need not leave a ball of radius >= ||p*||)";
+    }
     const auto records = khsweep::run_delta_sweep(ctx, deltas.size(), [&](std::size_t i) {
+        if (!radius_refusal.empty()) {
+            SaddleSweepPoint refused;
+            refused.escape.reason = radius_refusal;
+            return saddle_record(refused);
+        }
         return saddle_record(saddle_sweep_point(s.field, s.params, w.w0, IntervalD::from_decimal(deltas[i]), s.L, w.N, c0,
                                                 r_esc, tau, opt));
     });

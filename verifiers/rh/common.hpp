@@ -146,9 +146,33 @@ inline void validate_covariance(const cert::Case& in) {
         in.fail("targets", "teacher labels are defined for the isotropic covariance only");
 }
 
+// targets: 'alternating', 'teacher' or n comma-separated numbers (n of the case, or every n of a sweep's n_values),
+// checked here so that a bad label list is a malformed case (exit 3 at its line), not an error of the instance build.
+inline void validate_targets(const cert::Case& in) {
+    const std::string t = in.string("targets");
+    if (t == "alternating" || t == "teacher") return;
+    const std::vector<std::string> parts = rh::split_commas(t);
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (!is_number(parts[i]))
+            in.fail("targets", "entry " + std::to_string(i + 1) + " '" + parts[i] +
+                                   "' is not a number (expected 'alternating', 'teacher' or n comma-separated numbers)");
+    const auto count = static_cast<long long>(parts.size());
+    auto need = [&](long long n) {
+        if (count != n)
+            in.fail("targets", "expected 'alternating', 'teacher' or n = " + std::to_string(n) + " comma-separated numbers, got " +
+                                   std::to_string(count));
+    };
+    if (in.has("n")) need(in.integer("n"));
+    if (in.has("n_values"))
+        for (const auto& s : in.number_strings("n_values"))
+            if (s.find_first_not_of("0123456789") == std::string::npos && s.size() < 10) need(std::stoll(s));
+    if (count == 0) in.fail("targets", "no labels given");
+}
+
 // many_neurons: the verifier checks m itself (rh/gap_m2: even m); otherwise m must be 1 or 2 (validate_instance).
 inline void validate_instance_keys(const cert::Case& in, bool many_neurons) {
     validate_covariance(in);
+    validate_targets(in);
     const long long m = in.integer("m");
     if (!many_neurons && m != 1 && m != 2) in.fail("m", "must be 1 or 2");
     if (in.has("n") && in.has("d") && in.integer("d") < in.integer("n"))

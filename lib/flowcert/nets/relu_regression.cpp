@@ -49,6 +49,9 @@ double cauchy_schwarz_upper(double a, double b) {
     return upper(sqrt(IntervalD::exact(a)) * sqrt(IntervalD::exact(b)));
 }
 
+
+}  // namespace
+
 std::vector<std::string> split_commas(const std::string& s) {
     std::vector<std::string> out;
     std::string cur;
@@ -63,8 +66,6 @@ std::vector<std::string> split_commas(const std::string& s) {
     if (!cur.empty()) out.push_back(cur);
     return out;
 }
-
-}  // namespace
 
 // ---- Gram enclosure -------------------------------------------------------------------------------
 linalg::IMatrixD gram_enclosure_rowmajor(const std::vector<double>& X, int n, long d) {

@@ -142,6 +142,9 @@ struct Instance {
     double gram_max_rel_radius = 0;  // max_ij rad(G_ij) / G_ii (diagnostic)
 };
 
+// The explicit label list of InstanceSpec::labels: the entries between commas, spaces dropped.
+std::vector<std::string> split_commas(const std::string& s);
+
 // Throws std::invalid_argument on a bad spec (unknown label mode, wrong number of labels, n < 1, d < n,
 // teacher labels with a non-isotropic covariance, a bad covariance, ...).
 Instance make_instance(const InstanceSpec& spec);
