@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace flowcert::linalg {
 
@@ -52,12 +53,16 @@ IntervalD ball(double m, double r) {
 // The radius terms are nonnegative sums, bounded through their fl-values by
 // DotErrorBound::exact_nonneg_sum_upper (inner dimension 2k for the concatenated product).
 IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
-                     const Eigen::MatrixXd& rB, bool with_rounding_error) {
+                     const Eigen::MatrixXd& rB, bool with_rounding_error, const Eigen::MatrixXd* absA_cached = nullptr) {
     const Eigen::Index m = mA.rows(), k = mA.cols(), n = mB.cols();
     if (mB.rows() != k) throw std::invalid_argument("mul_midrad: inner dimensions differ");
     const bool hasA = rA.size() != 0, hasB = rB.size() != 0;
     const Eigen::MatrixXd C = mA * mB;                                   // fl(mA mB)
-    const Eigen::MatrixXd absA = mA.cwiseAbs(), absB = mB.cwiseAbs();
+    // |mA| computed here, or the caller's cached copy (ExactMatrix: the same values, computed once).
+    Eigen::MatrixXd absA_local;
+    if (!absA_cached) absA_local = mA.cwiseAbs();
+    const Eigen::MatrixXd& absA = absA_cached ? *absA_cached : absA_local;
+    const Eigen::MatrixXd absB = mB.cwiseAbs();
     const Eigen::MatrixXd S = absA * absB;                               // fl(|mA| |mB|)
     // Radius part V = |mA| rB + rA T with T = |mB| + rB rounded upward (entrywise).
     Eigen::MatrixXd V = Eigen::MatrixXd::Zero(m, n);
@@ -172,6 +177,91 @@ IMatrixD mul_midrad(const IMatrixD& A, const Eigen::MatrixXd& B) {
     Eigen::MatrixXd mA, rA;
     split(A, mA, rA);
     return midrad_core(mA, rA, B, Eigen::MatrixXd(), true);
+}
+
+ExactMatrix::ExactMatrix(Eigen::MatrixXd A) : value_(std::move(A)), abs_(value_.cwiseAbs()) {
+    if (!value_.allFinite()) throw std::invalid_argument("ExactMatrix: entries must be finite");
+}
+
+IMatrixD mul_midrad(const ExactMatrix& A, const IMatrixD& B) {
+    if (A.value().cols() != B.rows()) throw std::invalid_argument("mul_midrad: inner dimensions differ");
+    if (!all_bounded(B)) return mul(to_interval(A.value()), B);
+    Eigen::MatrixXd mB, rB;
+    split(B, mB, rB);
+    return midrad_core(A.value(), Eigen::MatrixXd(), mB, rB, true, &A.abs());
+}
+
+OuterProductTable::OuterProductTable(const Eigen::MatrixXd& X) : d_(X.rows()), n_(X.cols()) {
+    for (int k = 0; k < d_; ++k)
+        for (int l = k; l < d_; ++l) pairs_.emplace_back(k, l);
+    const Eigen::Index p = static_cast<Eigen::Index>(pairs_.size());
+    hi_.resize(p, n_);
+    lo_abs_.resize(p, n_);
+    for (Eigen::Index i = 0; i < n_; ++i)
+        for (Eigen::Index r = 0; r < p; ++r) {
+            const double a = X(pairs_[r].first, i), b = X(pairs_[r].second, i);
+            // TwoProduct is exact inside the guards of rounding.hpp; refuse data outside them.
+            if (!std::isfinite(a) || !std::isfinite(b) || std::fabs(a) > rounding::kSplitMax ||
+                std::fabs(b) > rounding::kSplitMax)
+                throw std::invalid_argument("OuterProductTable: an input entry is not finite or too large to split");
+            const rounding::TwoProd t = rounding::two_product(a, b);
+            if ((t.hi != 0 && std::fabs(t.hi) < rounding::kTiny) || std::fabs(t.hi) > rounding::kProdMax)
+                throw std::invalid_argument("OuterProductTable: an input product x_ki x_li cannot be split exactly");
+            hi_(r, i) = t.hi;
+            lo_abs_(r, i) = std::fabs(t.lo);  // x_k x_l = hi + lo lies in <hi, |lo|>
+        }
+    hi_abs_ = hi_.cwiseAbs();
+    hiT_ = hi_.transpose();
+    lo_absT_ = lo_abs_.transpose();
+    hi_absT_ = hi_abs_.transpose();
+}
+
+std::vector<IMatrixD> OuterProductTable::grams(const IMatrixD& G) const {
+    if (G.rows() != n_) throw std::invalid_argument("OuterProductTable::grams: G must have n rows");
+    std::vector<IMatrixD> out;
+    // packed(r, c) = sum_i (x_k x_l)_i G_ic for the pair r = (k, l): one mid-rad product with <hi, |lo|>.
+    IMatrixD packed;
+    if (!all_bounded(G)) {
+        packed = IMatrixD::Constant(static_cast<Eigen::Index>(pairs_.size()), G.cols(), IntervalD::entire());
+    } else {
+        Eigen::MatrixXd mG, rG;
+        split(G, mG, rG);
+        packed = midrad_core(hi_, lo_abs_, mG, rG, true, &hi_abs_);
+    }
+    for (Eigen::Index c = 0; c < G.cols(); ++c) {
+        IMatrixD M(d_, d_);
+        for (std::size_t r = 0; r < pairs_.size(); ++r)
+            M(pairs_[r].first, pairs_[r].second) = M(pairs_[r].second, pairs_[r].first) = packed(static_cast<Eigen::Index>(r), c);
+        out.push_back(std::move(M));
+    }
+    return out;
+}
+
+IMatrixD OuterProductTable::gram(const IVectorD& g) const {
+    const IMatrixD G = g;
+    return grams(G)[0];
+}
+
+IVectorD OuterProductTable::quadratic_forms(const IMatrixD& A) const {
+    if (A.rows() != d_ || A.cols() != d_) throw std::invalid_argument("OuterProductTable::quadratic_forms: A must be d x d");
+    IMatrixD a(static_cast<Eigen::Index>(pairs_.size()), 1);
+    const IntervalD two(2);
+    for (std::size_t r = 0; r < pairs_.size(); ++r) {
+        const auto [k, l] = pairs_[r];
+        IntervalD e = A(k, l);
+        if (k != l) {
+            IntervalD both;
+            if (!intersect(A(k, l), A(l, k), both))
+                throw std::invalid_argument("OuterProductTable::quadratic_forms: A does not enclose a symmetric matrix");
+            e = both;
+            e = test_only_drop_offdiagonal_weight_UNSOUND ? e : two * e;  // exact scaling by 2
+        }
+        a(static_cast<Eigen::Index>(r), 0) = e;
+    }
+    if (!all_bounded(a)) return IVectorD::Constant(n_, IntervalD::entire());
+    Eigen::MatrixXd ma, ra;
+    split(a, ma, ra);
+    return midrad_core(hiT_, lo_absT_, ma, ra, true, &hi_absT_).col(0);
 }
 
 namespace detail {
