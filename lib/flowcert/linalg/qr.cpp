@@ -3,6 +3,8 @@
 
 #include <Eigen/QR>
 
+#include <type_traits>
+
 namespace flowcert::linalg {
 
 template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::MatrixXd& Q, long bits) {
@@ -14,8 +16,17 @@ template <Interval I> QrResult<I> enclose_orthogonal_inverse(const Eigen::Matrix
     out.Q_double = Q;
     out.Q = to_interval<I>(out.Q_double, p);
     const Eigen::MatrixXd Qt = out.Q_double.transpose();
-    // E = I - Q^T Q (rigorous), delta >= ||E||_inf.
-    const IMatrix<I> E = identity<I>(n, p) - detail::product(Qt, out.Q, p);
+    // E = I - Q^T Q (rigorous), delta >= ||E||_inf. For IntervalD: the exact product [I, Q^T] [I; -Q] of double
+    // matrices in one error-bounded GEMM pair (mul_enclosure; no interval operation per entry).
+    IMatrix<I> E;
+    if constexpr (std::is_same_v<I, IntervalD>) {
+        Eigen::MatrixXd L(n, 2 * n), R(2 * n, n);
+        L << Eigen::MatrixXd::Identity(n, n), Qt;
+        R << Eigen::MatrixXd::Identity(n, n), -out.Q_double;
+        E = mul_enclosure(L, R);
+    } else {
+        E = identity<I>(n, p) - detail::product(Qt, out.Q, p);
+    }
     const double delta = norm_inf_upper<I>(E);
     out.orthogonality_defect = delta;
     if (!(delta < 1)) {
