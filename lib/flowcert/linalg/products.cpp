@@ -52,12 +52,15 @@ IntervalD ball(double m, double r) {
 //   A B ⊆ < fl(mA mB), err(mA mB) + |mA| rB + rA (|mB| + rB) >     [Rump 1999, Thm 2.2]
 // The radius terms are nonnegative sums, bounded through their fl-values by
 // DotErrorBound::exact_nonneg_sum_upper (inner dimension 2k for the concatenated product).
-IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
-                     const Eigen::MatrixXd& rB, bool with_rounding_error, const Eigen::MatrixXd* absA_cached = nullptr) {
+// Centre C and radius R (double matrices) with A B inside C +- R entrywise; R without the rounding-error
+// terms when !with_rounding_error (TEST ONLY).
+void midrad_arrays(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
+                   const Eigen::MatrixXd& rB, bool with_rounding_error, const Eigen::MatrixXd* absA_cached,
+                   Eigen::MatrixXd& C, Eigen::MatrixXd& R_out) {
     const Eigen::Index m = mA.rows(), k = mA.cols(), n = mB.cols();
     if (mB.rows() != k) throw std::invalid_argument("mul_midrad: inner dimensions differ");
     const bool hasA = rA.size() != 0, hasB = rB.size() != 0;
-    const Eigen::MatrixXd C = mA * mB;                                   // fl(mA mB)
+    C = mA * mB;                                                         // fl(mA mB)
     // |mA| computed here, or the caller's cached copy (ExactMatrix: the same values, computed once).
     Eigen::MatrixXd absA_local;
     if (!absA_cached) absA_local = mA.cwiseAbs();
@@ -83,11 +86,9 @@ IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const
         V = rA * absB;
         inner = k;
     }
-    IMatrixD out(m, n);
     if (!with_rounding_error) {  // TEST ONLY: unsound
-        for (Eigen::Index j = 0; j < n; ++j)
-            for (Eigen::Index i = 0; i < m; ++i) out(i, j) = ball(C(i, j), V(i, j));
-        return out;
+        R_out = V;
+        return;
     }
     // Radius E = gamma_k S + k eta + Vexact with S <= (S~ + k eta)/(1 - gamma_k), Vexact <= (V~ + k2 eta)/(1 - gamma_k2):
     //   E <= S~ g1 + V~ g0 + C0,   g1 >= gamma_k/(1 - gamma_k), g0 >= 1/(1 - gamma_k2),
@@ -111,8 +112,16 @@ IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const
     Eigen::ArrayXXd R = inner > 0 ? Eigen::ArrayXXd((S.array() * g1 + V.array() * g0) + C0)
                                   : Eigen::ArrayXXd(S.array() * g1 + C0);
     R = R * (1.0 + 14 * kU) + kMinNormal;
-    for (Eigen::Index j = 0; j < n; ++j)
-        for (Eigen::Index i = 0; i < m; ++i) out(i, j) = ball(C(i, j), R(i, j));
+    R_out = R.matrix();
+}
+
+IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
+                     const Eigen::MatrixXd& rB, bool with_rounding_error, const Eigen::MatrixXd* absA_cached = nullptr) {
+    Eigen::MatrixXd C, R;
+    midrad_arrays(mA, rA, mB, rB, with_rounding_error, absA_cached, C, R);
+    IMatrixD out(C.rows(), C.cols());
+    for (Eigen::Index j = 0; j < C.cols(); ++j)
+        for (Eigen::Index i = 0; i < C.rows(); ++i) out(i, j) = ball(C(i, j), R(i, j));
     return out;
 }
 
@@ -273,6 +282,11 @@ IVectorD OuterProductTable::quadratic_forms(const IMatrixD& A) const {
 }
 
 namespace detail {
+void midrad_product_arrays(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
+                           const Eigen::MatrixXd& rB, Eigen::MatrixXd& C, Eigen::MatrixXd& R) {
+    if (mA.cols() != mB.rows()) throw std::invalid_argument("midrad_product_arrays: inner dimensions differ");
+    midrad_arrays(mA, rA, mB, rB, true, nullptr, C, R);
+}
 IMatrixD mul_midrad_without_rounding_error_UNSOUND(const IMatrixD& A, const IMatrixD& B) {
     Eigen::MatrixXd mA, rA, mB, rB;
     split(A, mA, rA);
