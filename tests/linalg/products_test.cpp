@@ -214,6 +214,56 @@ TEST_CASE("teeth: OuterProductTable quadratic forms without the off-diagonal wei
     REQUIRE(missed > 0);
 }
 
+TEST_CASE("add_scaled_rows_midrad and rowwise_dot_midrad enclose the exact results for members of the boxes") {
+    std::mt19937_64 rng(24);
+    for (int trial = 0; trial < 6; ++trial) {
+        const Eigen::Index m = 3 + trial, d = 4 + 3 * trial;
+        const double rel = trial % 3 == 0 ? 0.0 : 1e-4;
+        IMatrixD W = random_interval_matrix<IntervalD>(m, d, rng, rel), G = random_interval_matrix<IntervalD>(m, d, rng, rel);
+        if (trial % 2) {  // wide exponents: rows scaled by 2^+-30
+            for (Eigen::Index j = 0; j < m; ++j)
+                for (Eigen::Index k = 0; k < d; ++k) G(j, k) = G(j, k) * IntervalD::exact(std::ldexp(1.0, (j % 3 - 1) * 30));
+        }
+        const IVectorD sv = random_interval_matrix<IntervalD>(m, 1, rng, rel).col(0);
+        const IMatrixD Y = add_scaled_rows_midrad(W, sv, G);
+        const IVectorD q = rowwise_dot_midrad(W, G);
+        for (int p = 0; p < 6; ++p) {
+            const QMat Wm = random_member<IntervalD>(W, rng), Gm = random_member<IntervalD>(G, rng);
+            const QMat sm = random_member<IntervalD>(IMatrixD(sv), rng);
+            for (Eigen::Index j = 0; j < m; ++j) {
+                Q dot = 0;
+                for (Eigen::Index k = 0; k < d; ++k) {
+                    REQUIRE(encloses(Y(j, k), Wm[j][k] + sm[j][0] * Gm[j][k]));
+                    dot += Wm[j][k] * Gm[j][k];
+                }
+                REQUIRE(encloses(q(j), dot));
+            }
+        }
+        // Not vacuous: within a small factor of the plain interval evaluation (plus rounding terms).
+        for (Eigen::Index j = 0; j < m; ++j)
+            for (Eigen::Index k = 0; k < d; ++k) {
+                const IntervalD plain = W(j, k) + sv(j) * G(j, k);
+                REQUIRE(width(Y(j, k)) <= 1.5 * width(plain) + 1e-14 * (std::fabs(mid(plain)) + 1e-300));
+            }
+    }
+}
+
+TEST_CASE("teeth: add_scaled_rows_midrad without its rounding-error term misses exact results") {
+    std::mt19937_64 rng(25);
+    const IMatrixD W = to_interval(random_matrix(8, 8, rng)), G = to_interval(random_matrix(8, 8, rng));
+    const IVectorD sv = to_interval(Eigen::MatrixXd(random_matrix(8, 1, rng))).col(0);
+    const IMatrixD good = add_scaled_rows_midrad(W, sv, G);
+    const IMatrixD bad = linalg::detail::add_scaled_rows_midrad_without_rounding_error_UNSOUND(W, sv, G);
+    int missed = 0;
+    for (Eigen::Index j = 0; j < 8; ++j)
+        for (Eigen::Index k = 0; k < 8; ++k) {
+            const Q exact = Q(mid(W(j, k))) + Q(mid(sv(j))) * Q(mid(G(j, k)));
+            REQUIRE(encloses(good(j, k), exact));
+            missed += encloses(bad(j, k), exact) ? 0 : 1;
+        }
+    REQUIRE(missed > 0);
+}
+
 TEMPLATE_TEST_CASE("interval matrix products (mul and Eigen's operator*) enclose every member product", "",
                    IntervalD, IntervalMp) {
     using I = TestType;

@@ -48,6 +48,23 @@ IntervalD ball(double m, double r) {
     return IntervalD::bounds(rounding::add(m, -r, -1), rounding::add(m, r, +1));
 }
 
+// The radius of a mid-rad result (argument at its use in midrad_arrays): S~ = fl(|x|^T |y|) of the centre's dot
+// products of length k, V~ = fl of the radius terms (inner nonnegative terms; inner = 0: none).
+Eigen::MatrixXd radius_bound(const Eigen::ArrayXXd& S, const Eigen::ArrayXXd& V, long long k, long long inner) {
+    const DotErrorBound eb(std::max<long long>(k, 1));
+    const DotErrorBound eb2(std::max<long long>(inner, 1));
+    const bool usable = eb.one_minus_gamma > 0 && eb2.one_minus_gamma > 0;
+    const double g1 = usable ? div_up(eb.gamma, eb.one_minus_gamma) : rounding::kInf;
+    const double g0 = usable ? div_up(1.0, eb2.one_minus_gamma) : rounding::kInf;
+    constexpr double kMinNormal = 0x1p-1022;
+    double C0 = add_up(mul_up(eb.k_eta, g1), eb.k_eta);
+    if (inner > 0) C0 = add_up(C0, mul_up(eb2.k_eta, g0));
+    C0 = std::max(C0, kMinNormal);
+    Eigen::ArrayXXd R = inner > 0 ? Eigen::ArrayXXd((S * g1 + V * g0) + C0) : Eigen::ArrayXXd(S * g1 + C0);
+    R = R * (1.0 + 14 * kU) + kMinNormal;
+    return R.matrix();
+}
+
 // Core of the midpoint-radius product: A = <mA, rA>, B = <mB, rB>, rA/rB empty = 0.
 //   A B ⊆ < fl(mA mB), err(mA mB) + |mA| rB + rA (|mB| + rB) >     [Rump 1999, Thm 2.2]
 // The radius terms are nonnegative sums, bounded through their fl-values by
@@ -100,19 +117,7 @@ void midrad_arrays(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const E
     // E <= (fl + eta)(1 + 4u); and fl(fl(fl * (1 + 14u)) + T) with T = 2^-1022 >= (fl (1 + 14u)(1-u) - eta/2 + T)(1-u)
     // >= fl (1 + 4u) + eta (1 + 4u) since (1 + 14u)(1-u)^2 >= 1 + 4u and (T - eta/2)(1-u) >= eta (1 + 4u).
     // Entrywise, vectorized, no directed operation per entry.
-    const DotErrorBound eb(std::max<long long>(k, 1));
-    const DotErrorBound eb2(std::max<long long>(inner, 1));
-    const bool usable = eb.one_minus_gamma > 0 && eb2.one_minus_gamma > 0;
-    const double g1 = usable ? div_up(eb.gamma, eb.one_minus_gamma) : rounding::kInf;
-    const double g0 = usable ? div_up(1.0, eb2.one_minus_gamma) : rounding::kInf;
-    constexpr double kMinNormal = 0x1p-1022;
-    double C0 = add_up(mul_up(eb.k_eta, g1), eb.k_eta);
-    if (inner > 0) C0 = add_up(C0, mul_up(eb2.k_eta, g0));
-    C0 = std::max(C0, kMinNormal);
-    Eigen::ArrayXXd R = inner > 0 ? Eigen::ArrayXXd((S.array() * g1 + V.array() * g0) + C0)
-                                  : Eigen::ArrayXXd(S.array() * g1 + C0);
-    R = R * (1.0 + 14 * kU) + kMinNormal;
-    R_out = R.matrix();
+    R_out = radius_bound(S.array(), V.array(), k, inner);
 }
 
 IMatrixD midrad_core(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
@@ -281,11 +286,63 @@ IVectorD OuterProductTable::quadratic_forms(const IMatrixD& A) const {
     return midrad_core(hiT_, lo_absT_, ma, ra, true, &hi_absT_).col(0);
 }
 
+namespace {
+
+IMatrixD to_balls(const Eigen::MatrixXd& C, const Eigen::MatrixXd& R) {
+    IMatrixD out(C.rows(), C.cols());
+    for (Eigen::Index j = 0; j < C.cols(); ++j)
+        for (Eigen::Index i = 0; i < C.rows(); ++i) out(i, j) = ball(C(i, j), R(i, j));
+    return out;
+}
+
+// W + diag(s) G entrywise: W_jk * 1 + s_j G_jk, a dot product of length 2 per entry (k = 2); its radius terms
+// rW + |s| rG + r_s |G| + r_s rG (inner = 4; exact deviation of members, as in mid-rad multiplication).
+IMatrixD add_scaled_rows_impl(const IMatrixD& W, const IVectorD& s, const IMatrixD& G, bool with_rounding_error) {
+    if (W.rows() != G.rows() || W.cols() != G.cols() || s.size() != G.rows())
+        throw std::invalid_argument("add_scaled_rows_midrad: shapes differ");
+    if (!all_bounded(W) || !all_bounded(G) || !all_bounded(IMatrixD(s)))
+        return IMatrixD::Constant(W.rows(), W.cols(), IntervalD::entire());
+    Eigen::MatrixXd mW, rW, mG, rG, ms, rs;
+    split(W, mW, rW);
+    split(G, mG, rG);
+    split(IMatrixD(s), ms, rs);
+    const Eigen::ArrayXXd msb = ms.col(0).replicate(1, G.cols()).array(), rsb = rs.col(0).replicate(1, G.cols()).array();
+    const Eigen::ArrayXXd aG = mG.array().abs();
+    const Eigen::MatrixXd C = (mW.array() + msb * mG.array()).matrix();
+    const Eigen::ArrayXXd V = rW.array() + msb.abs() * rG.array() + rsb * aG + rsb * rG.array();
+    if (!with_rounding_error) return to_balls(C, V.matrix());  // TEST ONLY
+    const Eigen::ArrayXXd S = mW.array().abs() + msb.abs() * aG;
+    return to_balls(C, radius_bound(S, V, 2, 4));
+}
+
+}  // namespace
+
+IMatrixD add_scaled_rows_midrad(const IMatrixD& W, const IVectorD& s, const IMatrixD& G) {
+    return add_scaled_rows_impl(W, s, G, true);
+}
+
+IVectorD rowwise_dot_midrad(const IMatrixD& A, const IMatrixD& B) {
+    if (A.rows() != B.rows() || A.cols() != B.cols()) throw std::invalid_argument("rowwise_dot_midrad: shapes differ");
+    if (!all_bounded(A) || !all_bounded(B)) return IVectorD::Constant(A.rows(), IntervalD::entire());
+    Eigen::MatrixXd mA, rA, mB, rB;
+    split(A, mA, rA);
+    split(B, mB, rB);
+    const Eigen::ArrayXXd aA = mA.array().abs(), aB = mB.array().abs();
+    // Row j: a dot product of length k = cols (centre), radius terms |mA| rB + rA |mB| + rA rB (inner = 3 cols).
+    const Eigen::MatrixXd C = (mA.array() * mB.array()).rowwise().sum().matrix();
+    const Eigen::ArrayXXd S = (aA * aB).rowwise().sum();
+    const Eigen::ArrayXXd V = (aA * rB.array() + rA.array() * aB + rA.array() * rB.array()).rowwise().sum();
+    return to_balls(C, radius_bound(S, V, A.cols(), 3 * A.cols())).col(0);
+}
+
 namespace detail {
 void midrad_product_arrays(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
                            const Eigen::MatrixXd& rB, Eigen::MatrixXd& C, Eigen::MatrixXd& R) {
     if (mA.cols() != mB.rows()) throw std::invalid_argument("midrad_product_arrays: inner dimensions differ");
     midrad_arrays(mA, rA, mB, rB, true, nullptr, C, R);
+}
+IMatrixD add_scaled_rows_midrad_without_rounding_error_UNSOUND(const IMatrixD& W, const IVectorD& s, const IMatrixD& G) {
+    return add_scaled_rows_impl(W, s, G, false);
 }
 IMatrixD mul_midrad_without_rounding_error_UNSOUND(const IMatrixD& A, const IMatrixD& B) {
     Eigen::MatrixXd mA, rA, mB, rB;

@@ -105,7 +105,16 @@ private:
     Eigen::MatrixXd hiT_, lo_absT_, hi_absT_;  // transposes (n x d(d+1)/2)
 };
 
+// Entrywise kernels in the same mid-rad form (centre in round-to-nearest, the a priori radius bound above,
+// vectorized; no interval operation per entry), for the elementwise updates of nets/square_net_gd:
+//   add_scaled_rows_midrad(W, s, G) encloses W + diag(s) G   (entries W_jk + s_j G_jk, all members),
+//   rowwise_dot_midrad(A, B)        encloses (sum_k A_jk B_jk)_j.
+IMatrixD add_scaled_rows_midrad(const IMatrixD& W, const IVectorD& s, const IMatrixD& G);
+IVectorD rowwise_dot_midrad(const IMatrixD& A, const IMatrixD& B);
+
 namespace detail {
+// TEST ONLY ("teeth"): add_scaled_rows_midrad WITHOUT its rounding-error term (NOT rigorous).
+IMatrixD add_scaled_rows_midrad_without_rounding_error_UNSOUND(const IMatrixD& W, const IVectorD& s, const IMatrixD& G);
 // TEST ONLY ("teeth"): the midpoint-radius product WITHOUT the rounding-error term, which is
 // NOT rigorous. tests/linalg shows that the containment check catches it.
 IMatrixD mul_midrad_without_rounding_error_UNSOUND(const IMatrixD& A, const IMatrixD& B);

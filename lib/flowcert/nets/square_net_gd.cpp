@@ -134,14 +134,15 @@ void SquareNetGd::evaluate() {
         }
     }
     // Box neurons through A_box = sum_j v_j w_j w_j^T (d x d): E_i = x_i^T A_box x_i - y_i, O(m d^2 + n d^2).
-    IMatrixD VW(m, d), Wb(m, d);
-    for (int j = 0; j < m; ++j) {
-        const bool box = !is_lohner_[static_cast<std::size_t>(j)];
-        for (int k = 0; k < d; ++k) {
-            Wb(j, k) = box ? Whull_(j, k) : IntervalD(0);
-            VW(j, k) = box ? vhull_(j) * Whull_(j, k) : IntervalD(0);
+    // VW = diag(v) W over the box rows (Lohner rows zero), one vectorized mid-rad kernel.
+    IMatrixD Wb = Whull_;
+    IVectorD vb = vhull_;
+    for (int j = 0; j < m; ++j)
+        if (is_lohner_[static_cast<std::size_t>(j)]) {
+            Wb.row(j).setConstant(IntervalD(0));
+            vb(j) = IntervalD(0);
         }
-    }
+    const IMatrixD VW = linalg::add_scaled_rows_midrad(IMatrixD::Constant(m, d, IntervalD(0)), vb, Wb);
     const IMatrixD Abox = linalg::mul_midrad(IMatrixD(Wb.transpose()), VW);
     E_ = K_.quadratic_forms(Abox);
     for (int i = 0; i < n; ++i) E_(i) = E_(i) - IntervalD::exact(y_(i));
@@ -167,25 +168,22 @@ GdStepStatus SquareNetGd::step() {
 
     // ---- box neurons: G = W M (rows M w_j), q_j = w_j^T M w_j -----------------------------------------------
     const IMatrixD G = linalg::mul_midrad(Whull_, M_);
-    IVectorD q(m);
-    for (int j = 0; j < m; ++j) {
-        IntervalD acc(0);
-        for (int k = 0; k < d; ++k) acc = acc + Whull_(j, k) * G(j, k);
-        q(j) = acc;
-    }
+    // q_j = w_j^T M w_j and |M w_j|^2 as row-wise mid-rad dot products; the box update w_j - a v_j (M w_j) as one
+    // vectorized mid-rad kernel (linalg::add_scaled_rows_midrad).
+    const IVectorD q = linalg::rowwise_dot_midrad(Whull_, G);
+    const IVectorD g2 = linalg::rowwise_dot_midrad(G, G);
     // Conserved-quantity drift a^2 v^2 |M w|^2 - 2 b^2 q^2 (a check only).
-    for (int j = 0; j < m; ++j) {
-        IntervalD g2(0);
-        for (int k = 0; k < d; ++k) g2 = g2 + sqr(G(j, k));
+    for (int j = 0; j < m; ++j)
         conserved_pred_[static_cast<std::size_t>(j)] =
-            conserved_pred_[static_cast<std::size_t>(j)] + sqr(a_) * sqr(vhull_(j)) * g2 - two * sqr(b_) * sqr(q(j));
-    }
+            conserved_pred_[static_cast<std::size_t>(j)] + sqr(a_) * sqr(vhull_(j)) * g2(j) - two * sqr(b_) * sqr(q(j));
+    IVectorD minus_av(m);
+    for (int j = 0; j < m; ++j) minus_av(j) = -(a_ * vhull_(j));
+    const IMatrixD Wstep = linalg::add_scaled_rows_midrad(Whull_, minus_av, G);
     IMatrixD Wnew = Wbox_;
     IVectorD vnew = vbox_;
     for (int j = 0; j < m; ++j) {
         if (is_lohner_[static_cast<std::size_t>(j)]) continue;
-        const IntervalD av = a_ * vhull_(j);
-        for (int k = 0; k < d; ++k) Wnew(j, k) = Whull_(j, k) - av * G(j, k);
+        Wnew.row(j) = Wstep.row(j);
         vnew(j) = vhull_(j) - b_ * q(j);
     }
 
