@@ -41,6 +41,11 @@ inline IMatrixMp product(const IMatrixMp& A, const Eigen::MatrixXd& B, long bits
     return mul(A, to_interval<IntervalMp>(B, bits));
 }
 
+// The mid-rad product of <mA, rA> and <mB, rB> (rA, rB empty = 0) as double matrices: the exact product of any
+// members lies in C +- R entrywise (products.cpp, the bound of mul_midrad before the conversion to intervals).
+void midrad_product_arrays(const Eigen::MatrixXd& mA, const Eigen::MatrixXd& rA, const Eigen::MatrixXd& mB,
+                           const Eigen::MatrixXd& rB, Eigen::MatrixXd& C, Eigen::MatrixXd& R);
+
 // NOT rigorous: an approximate inverse of a double matrix (partial-pivoting LU), or nullopt
 // with a reason when the matrix is numerically singular (reciprocal condition estimate below
 // n * 2^-53, or non-finite entries in the result).

@@ -13,49 +13,10 @@ using linalg::IVectorD;
 
 }  // namespace
 
-// The products x_ki x_li as exact double pairs (TwoProduct), row k * d + l, column i.
-SquareNetGd::OuterProducts::OuterProducts(const Eigen::MatrixXd& X) {
-    const Eigen::Index d = X.rows(), n = X.cols();
-    hi.resize(d * d, n);
-    lo.resize(d * d, n);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index k = 0; k < d; ++k)
-            for (Eigen::Index l = 0; l < d; ++l) {
-                const rounding::TwoProd t = rounding::two_product(X(k, i), X(l, i));
-                // TwoProduct is exact unless the product is tiny but nonzero (rounding.hpp guards).
-                if (t.hi != 0 && std::fabs(t.hi) < rounding::kTiny)
-                    throw std::invalid_argument("SquareNetGd: an input product x_ki x_li is too small to split exactly");
-                hi(k * d + l, i) = t.hi;
-                lo(k * d + l, i) = t.lo;
-            }
-    hiT = hi.transpose();
-    loT = lo.transpose();
-}
-
-// X diag(g) X^T = reshape(K g) with K = hi + lo exactly: two mid-rad products with an exact double matrix.
-IMatrixD SquareNetGd::OuterProducts::gram(const IVectorD& g) const {
-    const IMatrixD G = g;
-    const IMatrixD a = linalg::mul_midrad(hi, G), b = linalg::mul_midrad(lo, G);
-    const Eigen::Index d = static_cast<Eigen::Index>(std::lround(std::sqrt(static_cast<double>(hi.rows()))));
-    IMatrixD out(d, d);
-    for (Eigen::Index k = 0; k < d; ++k)
-        for (Eigen::Index l = 0; l < d; ++l) out(k, l) = a(k * d + l, 0) + b(k * d + l, 0);
-    return out;
-}
-
-// x_i^T A x_i = K^T vec(A) for every i.
-IVectorD SquareNetGd::OuterProducts::quadratic_forms(const IMatrixD& A) const {
-    const Eigen::Index d = A.rows();
-    IMatrixD a(d * d, 1);
-    for (Eigen::Index k = 0; k < d; ++k)
-        for (Eigen::Index l = 0; l < d; ++l) a(k * d + l, 0) = A(k, l);
-    return (linalg::mul_midrad(hiT, a) + linalg::mul_midrad(loT, a)).col(0);
-}
-
 namespace {
 
 // X g (d) over the box g.
-IVectorD apply_inputs(const Eigen::MatrixXd& X, const IVectorD& g) {
+IVectorD apply_inputs(const linalg::ExactMatrix& X, const IVectorD& g) {
     const IMatrixD G = g;
     return linalg::mul_midrad(X, G).col(0);
 }
@@ -84,7 +45,7 @@ IVectorD frame_hull(const Eigen::VectorXd& centre, const Eigen::MatrixXd& B, con
 
 SquareNetGd::SquareNetGd(Eigen::MatrixXd X, Eigen::VectorXd y, IntervalD c, IntervalD h, const IMatrixD& W0,
                          const IVectorD& v0, SquareNetGdOptions options)
-    : X_(std::move(X)), y_(std::move(y)), K_(X_), c_(c), h_(h), options_(std::move(options)) {
+    : X_(std::move(X)), Xe_(X_), y_(std::move(y)), K_(X_), c_(c), h_(h), options_(std::move(options)) {
     const Eigen::Index m = W0.rows();
     if (W0.cols() != X_.rows() || v0.size() != m || y_.size() != X_.cols())
         throw std::invalid_argument("SquareNetGd: W0 must be m x d, v0 of size m, y of size n (X is d x n)");
@@ -173,14 +134,15 @@ void SquareNetGd::evaluate() {
         }
     }
     // Box neurons through A_box = sum_j v_j w_j w_j^T (d x d): E_i = x_i^T A_box x_i - y_i, O(m d^2 + n d^2).
-    IMatrixD VW(m, d), Wb(m, d);
-    for (int j = 0; j < m; ++j) {
-        const bool box = !is_lohner_[static_cast<std::size_t>(j)];
-        for (int k = 0; k < d; ++k) {
-            Wb(j, k) = box ? Whull_(j, k) : IntervalD(0);
-            VW(j, k) = box ? vhull_(j) * Whull_(j, k) : IntervalD(0);
+    // VW = diag(v) W over the box rows (Lohner rows zero), one vectorized mid-rad kernel.
+    IMatrixD Wb = Whull_;
+    IVectorD vb = vhull_;
+    for (int j = 0; j < m; ++j)
+        if (is_lohner_[static_cast<std::size_t>(j)]) {
+            Wb.row(j).setConstant(IntervalD(0));
+            vb(j) = IntervalD(0);
         }
-    }
+    const IMatrixD VW = linalg::add_scaled_rows_midrad(IMatrixD::Constant(m, d, IntervalD(0)), vb, Wb);
     const IMatrixD Abox = linalg::mul_midrad(IMatrixD(Wb.transpose()), VW);
     E_ = K_.quadratic_forms(Abox);
     for (int i = 0; i < n; ++i) E_(i) = E_(i) - IntervalD::exact(y_(i));
@@ -206,25 +168,22 @@ GdStepStatus SquareNetGd::step() {
 
     // ---- box neurons: G = W M (rows M w_j), q_j = w_j^T M w_j -----------------------------------------------
     const IMatrixD G = linalg::mul_midrad(Whull_, M_);
-    IVectorD q(m);
-    for (int j = 0; j < m; ++j) {
-        IntervalD acc(0);
-        for (int k = 0; k < d; ++k) acc = acc + Whull_(j, k) * G(j, k);
-        q(j) = acc;
-    }
+    // q_j = w_j^T M w_j and |M w_j|^2 as row-wise mid-rad dot products; the box update w_j - a v_j (M w_j) as one
+    // vectorized mid-rad kernel (linalg::add_scaled_rows_midrad).
+    const IVectorD q = linalg::rowwise_dot_midrad(Whull_, G);
+    const IVectorD g2 = linalg::rowwise_dot_midrad(G, G);
     // Conserved-quantity drift a^2 v^2 |M w|^2 - 2 b^2 q^2 (a check only).
-    for (int j = 0; j < m; ++j) {
-        IntervalD g2(0);
-        for (int k = 0; k < d; ++k) g2 = g2 + sqr(G(j, k));
+    for (int j = 0; j < m; ++j)
         conserved_pred_[static_cast<std::size_t>(j)] =
-            conserved_pred_[static_cast<std::size_t>(j)] + sqr(a_) * sqr(vhull_(j)) * g2 - two * sqr(b_) * sqr(q(j));
-    }
+            conserved_pred_[static_cast<std::size_t>(j)] + sqr(a_) * sqr(vhull_(j)) * g2(j) - two * sqr(b_) * sqr(q(j));
+    IVectorD minus_av(m);
+    for (int j = 0; j < m; ++j) minus_av(j) = -(a_ * vhull_(j));
+    const IMatrixD Wstep = linalg::add_scaled_rows_midrad(Whull_, minus_av, G);
     IMatrixD Wnew = Wbox_;
     IVectorD vnew = vbox_;
     for (int j = 0; j < m; ++j) {
         if (is_lohner_[static_cast<std::size_t>(j)]) continue;
-        const IntervalD av = a_ * vhull_(j);
-        for (int k = 0; k < d; ++k) Wnew(j, k) = Whull_(j, k) - av * G(j, k);
+        Wnew.row(j) = Wstep.row(j);
         vnew(j) = vhull_(j) - b_ * q(j);
     }
 
@@ -251,7 +210,7 @@ GdStepStatus SquareNetGd::step() {
                 rz(i) = rc(i) * zc(t, i);
                 qc = qc + rz(i) * zc(t, i);
             }
-            const IVectorD Xrz = apply_inputs(X_, rz);
+            const IVectorD Xrz = apply_inputs(Xe_, rz);
             for (int k = 0; k < d; ++k) Fc(o + k) = IntervalD::exact(frame_.centre(o + k)) - a_ * vt * Xrz(k);
             Fc(o + d) = vt - b_ * qc;
         }
@@ -260,38 +219,68 @@ GdStepStatus SquareNetGd::step() {
         //   dF_wj/dv_l = -[j=l] a M w_j - a v_j X (z_j z_l^2)
         //   dF_vj/dw_l = -[j=l] 2 b M w_j - 2 b v_l X (z_l z_j^2)
         //   dF_vj/dv_l = [j=l] - b sum_i z_li^2 z_ji^2
+        // Batched (the same enclosures as block by block, fewer and larger mid-rad products): for every t the
+        // vector r o z_t (M w_j = X (r o z_t)); for every unordered pair t <= u the products zz = z_t z_u,
+        // z_t z_u^2 and z_u z_t^2 (P_tu = X diag(zz) X^T = P_ut, and the v-columns of both (t,u) and (u,t)).
+        const int pairs = ka * (ka + 1) / 2;
+        std::vector<int> pair_index(static_cast<std::size_t>(ka * ka));
+        IMatrixD ZZ(n, pairs), ZC(n, ka + 2 * pairs);  // ZC: r o z_t, then z_t z_u^2, z_u z_t^2 per pair
+        std::vector<IntervalD> s4(static_cast<std::size_t>(pairs));
+        for (int t = 0; t < ka; ++t)
+            for (int i = 0; i < n; ++i) ZC(i, t) = r_(i) * Z_(t, i);
+        for (int t = 0, p = 0; t < ka; ++t)
+            for (int u = t; u < ka; ++u, ++p) {
+                pair_index[static_cast<std::size_t>(t * ka + u)] = pair_index[static_cast<std::size_t>(u * ka + t)] = p;
+                IntervalD acc(0);
+                for (int i = 0; i < n; ++i) {
+                    const IntervalD zz = Z_(t, i) * Z_(u, i);
+                    ZZ(i, p) = zz;
+                    ZC(i, ka + 2 * p) = zz * Z_(u, i);
+                    ZC(i, ka + 2 * p + 1) = zz * Z_(t, i);
+                    acc = acc + sqr(zz);
+                }
+                s4[static_cast<std::size_t>(p)] = acc;
+            }
+        const IMatrixD XZC = linalg::mul_midrad(Xe_, ZC);                                   // d x (ka + 2 pairs)
+        const std::vector<IMatrixD> Pall = K_.grams(ZZ);  // X diag(z_t z_u) X^T per pair
+        // Vectorized d x d blocks (Jacobian header formulas), each entry one mid-rad dot of length <= 3:
+        //   diagonal block t: [1, M_kq, P_tt,kq] . [[k=q], -a v_j, -2 a v_j^2];   off-diagonal: P_tu,kq (-2 a v_j v_l).
+        IMatrixD basis(d * d, 2);  // columns vec(I), vec(M)
+        for (int k = 0; k < d; ++k)
+            for (int q2 = 0; q2 < d; ++q2) {
+                basis(k * d + q2, 0) = k == q2 ? one : IntervalD(0);
+                basis(k * d + q2, 1) = M_(k, q2);
+            }
         IMatrixD J(K, K);
         for (int t = 0; t < ka; ++t) {
             const int j = lohner_[static_cast<std::size_t>(t)], oj = t * (d + 1);
             const IntervalD vj = vhull_(j);
-            IVectorD rz(n);
-            for (int i = 0; i < n; ++i) rz(i) = r_(i) * Z_(t, i);
-            const IVectorD Mw = apply_inputs(X_, rz);
             for (int u = 0; u < ka; ++u) {
                 const int l = lohner_[static_cast<std::size_t>(u)], ol = u * (d + 1);
                 const IntervalD vl = vhull_(l);
-                IVectorD zz(n), zll(n), zjj(n);
-                IntervalD s4(0);
-                for (int i = 0; i < n; ++i) {
-                    zz(i) = Z_(t, i) * Z_(u, i);
-                    zll(i) = zz(i) * Z_(u, i);
-                    zjj(i) = zz(i) * Z_(t, i);
-                    s4 = s4 + sqr(zz(i));
-                }
-                const IMatrixD P = K_.gram(zz);
-                const IVectorD Xl = apply_inputs(X_, zll), Xj = apply_inputs(X_, zjj);
+                const int p = pair_index[static_cast<std::size_t>(t * ka + u)];
                 const IntervalD c2 = two * a_ * vj * vl;
+                IMatrixD cols(d * d, j == l ? 3 : 1), coef(j == l ? 3 : 1, 1);
+                if (j == l) {
+                    cols.leftCols(2) = basis;
+                    coef(0, 0) = one;
+                    coef(1, 0) = -(a_ * vj);
+                }
                 for (int k = 0; k < d; ++k)
-                    for (int q2 = 0; q2 < d; ++q2)
-                        J(oj + k, ol + q2) = (j == l ? (k == q2 ? one : IntervalD(0)) - a_ * vj * M_(k, q2) : IntervalD(0)) -
-                                             c2 * P(k, q2);
+                    for (int q2 = 0; q2 < d; ++q2) cols(k * d + q2, cols.cols() - 1) = Pall[static_cast<std::size_t>(p)](k, q2);
+                coef(coef.rows() - 1, 0) = -c2;
+                const IMatrixD block = linalg::mul_midrad(cols, coef);
+                for (int k = 0; k < d; ++k)
+                    for (int q2 = 0; q2 < d; ++q2) J(oj + k, ol + q2) = block(k * d + q2, 0);
+                // (t,u): X (z_t z_u^2) is column ka + 2p when t <= u, else ka + 2p + 1 (and the mirror for v_l).
+                const int col_l = ka + 2 * p + (t <= u ? 0 : 1), col_j = ka + 2 * p + (t <= u ? 1 : 0);
                 for (int k = 0; k < d; ++k) {
-                    J(oj + k, ol + d) = -(a_ * vj * Xl(k)) - (j == l ? a_ * Mw(k) : IntervalD(0));
-                    J(oj + d, ol + k) = -(two * b_ * vl * Xj(k)) - (j == l ? two * b_ * Mw(k) : IntervalD(0));
+                    J(oj + k, ol + d) = -(a_ * vj * XZC(k, col_l)) - (j == l ? a_ * XZC(k, t) : IntervalD(0));
+                    J(oj + d, ol + k) = -(two * b_ * vl * XZC(k, col_j)) - (j == l ? two * b_ * XZC(k, t) : IntervalD(0));
                     if (options_.test_only_drop_cross_derivatives_UNSOUND)
                         J(oj + k, ol + d) = J(oj + d, ol + k) = IntervalD(0);
                 }
-                J(oj + d, ol + d) = (j == l ? one : IntervalD(0)) - b_ * s4;
+                J(oj + d, ol + d) = (j == l ? one : IntervalD(0)) - b_ * s4[static_cast<std::size_t>(p)];
             }
         }
         const IMatrixD A = linalg::mul_midrad(J, frame_.B);

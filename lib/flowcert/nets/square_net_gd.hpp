@@ -91,17 +91,10 @@ private:
     void evaluate();  // r_, M_, loss_, Z_ (projections) from the current state
     void promote(int j);
 
-    // The exact products x_ki x_li = hi + lo (TwoProduct), so X diag(g) X^T and x_i^T A x_i are mid-rad products
-    // with exact double matrices and no elementwise interval work.
-    struct OuterProducts {
-        explicit OuterProducts(const Eigen::MatrixXd& X);
-        linalg::IMatrixD gram(const linalg::IVectorD& g) const;               // X diag(g) X^T
-        linalg::IVectorD quadratic_forms(const linalg::IMatrixD& A) const;    // (x_i^T A x_i)_i
-        Eigen::MatrixXd hi, lo, hiT, loT;                                     // d^2 x n (and transposes)
-    };
     Eigen::MatrixXd X_;
+    linalg::ExactMatrix Xe_;  // X_ with |X| cached for the mid-rad products X g
     Eigen::VectorXd y_;
-    OuterProducts K_;
+    linalg::OuterProductTable K_;  // x_ki x_li (k <= l) exactly: M(r) and x_i^T A x_i as mid-rad products
     IntervalD c_, h_, a_, b_;
     SquareNetGdOptions options_;
     long iteration_ = 0;
