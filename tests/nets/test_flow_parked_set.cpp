@@ -60,7 +60,7 @@ std::size_t run_sequence(ParkedSet::Mutation mutation, std::uint32_t seed, std::
         const double r = u(rng);
         const std::size_t j = rng() % kM;
         if (r < 0.45) {
-            if (current.count(j)) continue;
+            if (current.count(j) && u(rng) < 0.8) continue;  // sometimes re-park a parked neuron
             Record rec;
             rec.k = static_cast<std::uint32_t>(rng() % kN);
             rec.z = 0.3 * u(rng) + 1e-3;
@@ -93,6 +93,13 @@ std::size_t run_sequence(ParkedSet::Mutation mutation, std::uint32_t seed, std::
             REQUIRE(ps.sample(q) == current[q].k);
             REQUIRE(ps.box(q)[kA].lower() == current[q].box[kA].lower());
         }
+        for (std::size_t k = 0; k < kN; ++k)
+            for (int sign = 0; sign < 3; ++sign) {
+                std::size_t g = 0;
+                for (const auto& [q, rec] : current)
+                    g += rec.k == k && (certainly_positive(rec.box[kA]) ? 0 : 1) == sign;
+                REQUIRE(ps.group_size(k, sign) == g);
+            }
         if (u(rng) < 0.7 && !contains_exact(ps.contribution(), current)) ++misses;
     }
     return misses;

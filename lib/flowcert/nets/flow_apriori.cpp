@@ -86,9 +86,18 @@ bool Engine::apriori_coupled(const std::vector<I>& X, StepOutcome& out) {
 // a neuron (collective): then the a priori phase is redone.
 bool Engine::unpark_failing() {
     residual_of(N_, Rtube_, lumped_moments(lump_.NW));
+    // (iii) depends only on the sample and the sign of a: the members are visited only when a
+    // non-empty group fails
+    bool all_hold = true;
+    for (std::size_t k = 0; k < pb_.n; ++k) {
+        if (park_.group_size(k, 0) > 0 && !certainly_positive(Rtube_[k])) all_hold = false;
+        if (park_.group_size(k, 1) > 0 && !certainly_negative(Rtube_[k])) all_hold = false;
+        if (park_.group_size(k, 2) > 0) all_hold = false;
+    }
     std::vector<std::uint32_t> fail;
-    for (std::uint32_t j : park_.members())
-        if (!park_sign_holds(park_.box(j)[pb_.d], park_.sample(j), Rtube_)) fail.push_back(j);
+    if (!all_hold)
+        for (std::uint32_t j : park_.members())
+            if (!park_sign_holds(park_.box(j)[pb_.d], park_.sample(j), Rtube_)) fail.push_back(j);
     for (std::uint32_t j : fail) park_.unpark(j);
     return !pb_.all(fail.empty());
 }

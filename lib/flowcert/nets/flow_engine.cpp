@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 namespace flowcert::nets::flow {
 
@@ -28,6 +29,8 @@ Engine::Engine(const Problem& pb, const FlowOptions& opt) : pb_(pb), opt_(opt), 
     if (opt.test_only_stale_parked_sum_UNSOUND) park_.set_mutation(ParkedSet::Mutation::skip_park_update_UNSOUND);
     frozen_.assign(pb.m, 0);
     lumped_.assign(pb.m, 0);
+    indiv_.resize(pb.m);
+    std::iota(indiv_.begin(), indiv_.end(), std::uint32_t(0));
     stable_.assign(pb.m, 0);
     stable_key_.assign(pb.m, 0);
     joins_.assign(pb.m, 0);
@@ -89,12 +92,22 @@ std::vector<I> Engine::state_residual(const std::vector<I>& X) {
 
 // ---- the neuron sets ----
 
+// indiv_ = {j : not frozen, not lumped}, ascending, kept by these two setters (the only writers of
+// frozen_ and lumped_).
+void Engine::set_individual(std::size_t j, bool on) {
+    const auto it = std::lower_bound(indiv_.begin(), indiv_.end(), static_cast<std::uint32_t>(j));
+    const bool present = it != indiv_.end() && *it == j;
+    if (on && !present) indiv_.insert(it, static_cast<std::uint32_t>(j));
+    if (!on && present) indiv_.erase(it);
+    ++sets_gen_;
+}
+
 void Engine::set_frozen(std::size_t j) {
     if (frozen_[j]) return;
     frozen_[j] = 1;
     kind_[j] = kFrozen;
     ++frozen_count_;
-    ++sets_gen_;
+    set_individual(j, false);
 }
 
 void Engine::set_lumped(std::size_t j, bool on) {
@@ -102,17 +115,7 @@ void Engine::set_lumped(std::size_t j, bool on) {
     lumped_[j] = on ? 1 : 0;
     if (on) kind_[j] = kLumped;
     on ? ++lumped_count_ : --lumped_count_;
-    ++sets_gen_;
-}
-
-const std::vector<std::uint32_t>& Engine::individuals() {
-    if (indiv_gen_ != sets_gen_) {
-        indiv_.clear();
-        for (std::size_t j = 0; j < pb_.m; ++j)
-            if (!frozen_[j] && !lumped_[j]) indiv_.push_back(static_cast<std::uint32_t>(j));
-        indiv_gen_ = sets_gen_;
-    }
-    return indiv_;
+    set_individual(j, !on && !frozen_[j]);
 }
 
 const std::vector<std::uint32_t>& Engine::active() {

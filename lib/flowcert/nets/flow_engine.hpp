@@ -93,8 +93,9 @@ private:
     // through these (or through park_'s methods), so the lists below cannot go stale. ----
     void set_frozen(std::size_t j);
     void set_lumped(std::size_t j, bool on);
-    // Neurons not frozen and not lumped (ascending; rebuilt after a change of those sets).
-    const std::vector<std::uint32_t>& individuals();
+    void set_individual(std::size_t j, bool on);
+    // Neurons not frozen and not lumped (ascending; kept by set_frozen / set_lumped).
+    const std::vector<std::uint32_t>& individuals() const { return indiv_; }
     // Individuals not parked in the current attempt (ascending; rebuilt after any set change).
     const std::vector<std::uint32_t>& active();
     // The committed parking (undoes a rejected attempt's parks and unparks), outputs rewritten.
@@ -220,7 +221,7 @@ private:
     std::vector<char> frozen_;                   // frozen neurons (monotone: set_frozen only)
     std::size_t frozen_count_ = 0, lumped_count_ = 0;
     std::vector<std::uint32_t> indiv_, act_;     // individuals(), active()
-    std::uint64_t sets_gen_ = 1, indiv_gen_ = 0, act_gen_ = 0, act_park_gen_ = 0;
+    std::uint64_t sets_gen_ = 1, act_gen_ = 0, act_park_gen_ = 0;
     std::vector<std::uint32_t> smooth_, hull_;   // this attempt's smooth and hull neurons (classify)
     static thread_local std::size_t crossings_tls_;  // transversal crossings of the current hull neuron
 };

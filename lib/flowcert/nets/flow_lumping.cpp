@@ -272,8 +272,10 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
     }
     lump_.set.add(delta);
     std::size_t w = 0;
+    std::vector<std::size_t> new_pos(co.members.size(), 0);
     for (std::size_t p = 0; p < co.members.size(); ++p) {
         if (out[p]) continue;
+        new_pos[p] = w;
         co.members[w] = co.members[p];
         std::copy(co.psi.begin() + static_cast<std::ptrdiff_t>(p * S), co.psi.begin() + static_cast<std::ptrdiff_t>((p + 1) * S),
                   co.psi.begin() + static_cast<std::ptrdiff_t>(w * S));
@@ -285,7 +287,11 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
     co.psi.resize(w * S);
     co.nu.resize(w);
     co.rho.resize(w);
-    sort_by_margin(co);
+    // by_margin without the leavers, renumbered (still sorted by rho: O(members), no re-sort)
+    std::size_t b = 0;
+    for (std::size_t p : co.by_margin)
+        if (!out[p]) co.by_margin[b++] = new_pos[p];
+    co.by_margin.resize(b);
     // a class without members has M_S = 0 exactly: its moments are reset (their enclosure would
     // otherwise keep and grow the widths of the removed theta theta^T)
     std::size_t members = 0;

@@ -31,7 +31,7 @@ public:
     ParkedSet() = default;
     // m neurons of S components, the output weight a at component a_index, n samples.
     ParkedSet(std::size_t m, std::size_t S, std::size_t a_index, std::size_t n)
-        : S_(S), a_(a_index), n_(n), pos_(m, kNone), k_(m, 0), z_(m, 0.0), box_(m * S), sum_(n, I(0)) {}
+        : S_(S), a_(a_index), n_(n), pos_(m, kNone), k_(m, 0), z_(m, 0.0), box_(m * S), groups_(3 * n, 0), sum_(n, I(0)) {}
 
     bool on(std::size_t j) const { return pos_[j] != kNone; }
     std::uint32_t sample(std::size_t j) const { return k_[j]; }
@@ -39,12 +39,20 @@ public:
     const I* box(std::size_t j) const { return &box_[j * S_]; }
     const std::vector<std::uint32_t>& members() const { return list_; }  // the parked neurons (no order)
     std::size_t size() const { return list_.size(); }
+    // Parked neurons on sample k whose a is certainly positive (sign 0), certainly negative (sign 1),
+    // or neither (sign 2): condition (iii) is the same for every member of a group.
+    std::size_t group_size(std::size_t k, int sign) const { return groups_[3 * k + static_cast<std::size_t>(sign)]; }
     // Changes with every mutation of the set (callers key their derived lists on it).
     std::uint64_t generation() const { return gen_; }
 
-    // Parks neuron j (not parked) on sample k with sup z^+ <= z and anchored box `box` (S entries).
+    // Parks neuron j on sample k with sup z^+ <= z and anchored box `box` (S entries); a parked j is
+    // re-parked with the new record.
     void park(std::size_t j, std::uint32_t k, double z, const I* box) {
         journal(j);
+        if (on(j)) {
+            erase(j);
+            valid_ = false;  // its old term leaves the sum
+        }
         k_[j] = k;
         z_[j] = z;
         std::copy(box, box + S_, box_.begin() + static_cast<std::ptrdiff_t>(j * S_));
@@ -70,12 +78,12 @@ public:
         if (undo_.empty()) return restored;
         for (std::size_t q = undo_.size(); q-- > 0;) {
             const Undo& u = undo_[q];
+            if (on(u.j)) erase(u.j);  // with the record it was inserted with
             k_[u.j] = u.k;
             z_[u.j] = u.z;
             std::copy(undo_box_.begin() + static_cast<std::ptrdiff_t>(q * S_),
                       undo_box_.begin() + static_cast<std::ptrdiff_t>((q + 1) * S_), box_.begin() + static_cast<std::ptrdiff_t>(u.j * S_));
-            if (u.was_on && !on(u.j)) insert(u.j);
-            if (!u.was_on && on(u.j)) erase(u.j);
+            if (u.was_on) insert(u.j);
         }
         for (const Undo& u : undo_)
             if (on(u.j)) restored.push_back(u.j);
@@ -121,11 +129,17 @@ private:
                          box_.begin() + static_cast<std::ptrdiff_t>((j + 1) * S_));
         ++gen_;
     }
+    std::size_t group(std::size_t j) const {
+        const I& a = box_[j * S_ + a_];
+        return 3 * k_[j] + (certainly_positive(a) ? 0 : (certainly_negative(a) ? 1 : 2));
+    }
     void insert(std::size_t j) {
         pos_[j] = static_cast<std::uint32_t>(list_.size());
         list_.push_back(static_cast<std::uint32_t>(j));
+        ++groups_[group(j)];
     }
-    void erase(std::size_t j) {
+    void erase(std::size_t j) {  // the record (k, box) is the one it was inserted with
+        --groups_[group(j)];
         const std::uint32_t p = pos_[j], last = list_.back();
         list_[p] = last;
         pos_[last] = p;
@@ -139,6 +153,7 @@ private:
     std::vector<std::uint32_t> k_;     // sample of the kink
     std::vector<double> z_;            // >= sup z_k^+ on the anchored box
     std::vector<I> box_;               // anchored boxes, S per neuron
+    std::vector<std::size_t> groups_;  // group_size(k, sign) at 3 k + sign
     std::vector<Undo> undo_;           // records before each mutation since the last commit
     std::vector<I> undo_box_;          // their boxes, S per record
     std::uint64_t gen_ = 0;
