@@ -229,6 +229,7 @@ int rate(std::size_t m, std::uint64_t seed, double T0, double T, int threads) {
     o.t_end = T;
     o.threads = threads;
     o.store_tube = false;
+    o.observer_tube = false;  // the observer below reads only the counts (a verifier's tracker needs the tube)
     o.lumping.from = T0;
     o.lumping.neuron_tubes = false;
     o.class_transitions = std::getenv("CLASS_TRANSITIONS") != nullptr;

@@ -395,3 +395,48 @@ TEST_CASE("parking is identical for one, two and three threads and under a 2- an
         }
     }
 }
+
+namespace {
+
+// Snapshots whose residual enclosure h(x_k) - y_k misses the reference residual of the trajectory from
+// `start` (every neuron's reference output, parked ones included).
+std::size_t residual_misses(const FlowResult& res, const TwoLayerSpec& spec, const std::vector<long double>& start) {
+    Ref ref(spec, start);
+    long double t = 0;
+    std::size_t misses = 0;
+    for (const auto& snap : res.snapshots) {
+        ref.advance(static_cast<long double>(snap.t) - t);
+        t = snap.t;
+        for (std::size_t k = 0; k < 3; ++k) {
+            long double h = 0;
+            for (std::size_t j = 0; j < ref.m; ++j) h += ref.th[j * 3 + 2] * std::max<long double>(ref.z(ref.th, j, k), 0);
+            if (!contains(snap.residual[k], h - ref.y[k])) ++misses;
+        }
+    }
+    return misses;
+}
+
+}  // namespace
+
+TEST_CASE("the residual enclosures with the cached parked part contain the reference residuals through parks and "
+          "unparks, and a stale cache (test-only switch) misses them",
+          "[flow][parking][cache]") {
+    const TwoLayerSpec spec = assumption3_spec();
+    const TwoLayerModel<IntervalD> model(spec);
+    for (Variant v : {Variant::base, Variant::pusher}) {
+        const auto theta0 = constructed_theta0(v);
+        const double T = v == Variant::pusher ? 2.3 : 2.0;  // pusher: neurons 0 and 1 unparked near t = 2.2
+        const FlowResult res = integrate_gradient_flow(model, theta0, constructed_options(T));
+        REQUIRE(res.status == FlowStatus::completed);
+        std::size_t misses = 0;
+        for (unsigned c = 0; c < 8; ++c) misses += residual_misses(res, spec, corner(theta0, c));
+        CHECK(misses == 0);
+        // must fail: newly parked neurons' terms never enter the cached sum
+        FlowOptions bad = constructed_options(T);
+        bad.test_only_stale_parked_sum_UNSOUND = true;
+        const FlowResult stale = integrate_gradient_flow(model, theta0, bad);
+        std::size_t stale_misses = 0;
+        for (unsigned c = 0; c < 8; ++c) stale_misses += residual_misses(stale, spec, corner(theta0, c));
+        CHECK(stale_misses > 0);
+    }
+}

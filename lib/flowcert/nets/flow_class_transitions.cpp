@@ -24,20 +24,17 @@ using ode::tm_zero;
 // choice of xi_j in X_j.
 void Engine::class_moments(const std::vector<I>& X, std::size_t U) {
     const std::size_t S = pb_.S, SS = S * S;
-    Mu_ = pb_.chunked_sum<I>(
-        U * SS, I(0),
-        [&](std::size_t j0, std::size_t j1, I* acc) {
-            for (std::size_t j = j0; j < j1; ++j) {
-                if (kind_[j] != kSmooth) continue;
-                const I* x = &X[j * S];
-                I* M = acc + pattern_[j] * SS;
-                for (std::size_t p = 0; p < S; ++p) {
-                    M[p * S + p] += sqr(x[p]);
-                    for (std::size_t q = p + 1; q < S; ++q) {
-                        const I v = x[p] * x[q];
-                        M[p * S + q] += v;
-                        M[q * S + p] += v;
-                    }
+    Mu_ = list_sum<I>(
+        smooth_, U * SS, I(0),
+        [&](std::size_t j, I* acc) {
+            const I* x = &X[j * S];
+            I* M = acc + pattern_[j] * SS;
+            for (std::size_t p = 0; p < S; ++p) {
+                M[p * S + p] += sqr(x[p]);
+                for (std::size_t q = p + 1; q < S; ++q) {
+                    const I v = x[p] * x[q];
+                    M[p * S + q] += v;
+                    M[q * S + p] += v;
                 }
             }
         },
@@ -129,7 +126,7 @@ bool Engine::class_models(const std::vector<I>& X, StepOutcome& out) {
 }
 
 // End states and tubes of the smooth neurons, Phi_u(h) X_j and Phi_u([0, H]) X_j met with the a
-// priori tube, and of the frozen and parked ones (as smooth_results); returns the largest last
+// priori tube (frozen and parked ones: their boxes, written when they freeze or park); returns the largest last
 // Taylor term of a column (relative to |e_col| = 1, for the step-size proposal).
 double Engine::class_results(const std::vector<I>& X) {
     const std::size_t S = pb_.S, SS = S * S, U = pattern_keys_.size();
@@ -143,17 +140,11 @@ double Engine::class_results(const std::vector<I>& X) {
                 range[u * SS + i * S + col] = ode::tm_range(t, P_);
                 e_max = std::max(e_max, mag(t.c[p_]) * std::pow(P_.s.upper(), p_));
             }
-    pb_.for_chunks([&](std::size_t, std::size_t j0, std::size_t j1) {
-        for (std::size_t j = j0; j < j1; ++j) {
+    for_list_chunks(smooth_, [&](std::size_t, std::size_t p0, std::size_t p1) {
+        for (std::size_t p = p0; p < p1; ++p) {
+            const std::size_t j = smooth_[p];
             I* end = &end_[j * S];
             I* tube = &tube_[j * S];
-            if (kind_[j] == kFrozen || kind_[j] == kParked) {
-                const I* src = kind_[j] == kFrozen ? &X[j * S] : &tpark_.box[j * S];
-                std::copy(src, src + S, end);
-                std::copy(src, src + S, tube);
-                continue;
-            }
-            if (kind_[j] != kSmooth) continue;
             const std::size_t u = pattern_[j];
             for (std::size_t i = 0; i < S; ++i) {
                 I e(0), tb(0), o;

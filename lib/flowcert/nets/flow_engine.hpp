@@ -14,6 +14,7 @@
 
 #include <flowcert/nets/two_layer_flow.hpp>
 
+#include "flow_parked.hpp"
 #include "lumped_state.hpp"
 #include "two_layer_field.hpp"
 
@@ -45,32 +46,33 @@ public:
     // One step [t0, t1] from the state X (m * S boxes). On success fills end() and tube(). With
     // lumping, X is updated at t0 (enclosures at t0, whatever the outcome) for the neurons that
     // leave a class; the entries of lumped neurons are not used (their state is the class's).
-    StepOutcome step(std::vector<I>& X, std::vector<char>& frozen, double t0, double t1);
+    StepOutcome step(std::vector<I>& X, double t0, double t1);
 
-    const std::vector<I>& end() const { return end_; }
     const std::vector<I>& tube() const { return tube_; }
-    // The parking decisions of the last successful step attempt become the committed ones (called
-    // after every accepted step; a rejected attempt leaves the committed parking untouched).
-    void accept() {
-        park_ = tpark_;
-        lump_accept();
-    }
-    const std::vector<char>& parked() const { return park_.on; }
+    // After a successful step: X becomes the end state (only the neurons the step moved are copied:
+    // frozen neurons never move, committed parked ones keep their anchored box; lumped entries are not
+    // used) and the step's parking decisions become the committed ones (a rejected attempt leaves the
+    // committed parking untouched; the next step() or state_residual() restores it).
+    void accept(std::vector<I>& X);
+    // The committed parking, one flag per neuron (restores it first).
+    std::vector<char> parked();
+    // Frozen neurons (certainly inactive on every sample at some accepted time: constant from then on).
+    const std::vector<char>& frozen() const { return frozen_; }
     // The tight-tube residual enclosure of the last successful attempt (every t of the step).
     const std::vector<I>& residual_tube() const { return Rtube_; }
     // Lumping: members' states Phi(t) psi_j written into X (t = the last accepted step's end); the
     // residual at the state (classes by their moments); the classes.
     void recover_lumped(std::vector<I>& X) const { lump_recover(X); }
-    std::vector<I> state_residual(const std::vector<I>& X, const std::vector<char>& frozen);
+    std::vector<I> state_residual(const std::vector<I>& X);
     const LumpState& lumping() const { return lump_; }
     const std::vector<char>& lumped() const { return lumped_; }
 
 private:
     // ---- phases of a step (flow_engine.cpp unless noted) ----
-    void freeze_inactive(const std::vector<I>& X, std::vector<char>& frozen);
-    void choose_parking(const std::vector<I>& X, const std::vector<char>& frozen);             // flow_parking.cpp
-    bool apriori_phase(std::vector<I>& X, const std::vector<char>& frozen, double t0, StepOutcome& out);  // flow_apriori.cpp
-    bool classify(const std::vector<char>& frozen, StepOutcome& out);
+    void freeze_inactive(const std::vector<I>& X);
+    void choose_parking(const std::vector<I>& X);             // flow_parking.cpp
+    bool apriori_phase(std::vector<I>& X, double t0, StepOutcome& out);  // flow_apriori.cpp
+    bool classify(StepOutcome& out);
     void hull_constants();
     bool smooth_models(const std::vector<I>& X, StepOutcome& out);   // flow_smooth_step.cpp
     bool remainder_passes(const std::vector<I>& X, bool by_class, StepOutcome& out);  // flow_smooth_step.cpp
@@ -81,12 +83,45 @@ private:
 
     // ---- a priori enclosure (section 1, flow_apriori.cpp) ----
     bool apriori_neuron(std::size_t j, const std::vector<I>& X);
-    bool apriori_coupled(const std::vector<I>& X, const std::vector<char>& frozen, StepOutcome& out);
-    bool unpark_failing(const std::vector<char>& frozen);
+    bool apriori_coupled(const std::vector<I>& X, StepOutcome& out);
+    bool unpark_failing();
     // Residual enclosure for the neuron boxes (frozen exact, parked anchored, lumped neurons skipped)
     // plus, when `lumped_moments`, the classes' outputs from that moment box.
-    void residual_of(const std::vector<I>& boxes, const std::vector<char>& frozen, std::vector<I>& out,
-                     const std::vector<I>* lumped_moments);
+    void residual_of(const std::vector<I>& boxes, std::vector<I>& out, const std::vector<I>* lumped_moments);
+
+    // ---- the neuron sets (flow_engine.cpp). Every change of the frozen, lumped or parked sets goes
+    // through these (or through park_'s methods), so the lists below cannot go stale. ----
+    void set_frozen(std::size_t j);
+    void set_lumped(std::size_t j, bool on);
+    void set_individual(std::size_t j, bool on);
+    // Neurons not frozen and not lumped (ascending; kept by set_frozen / set_lumped).
+    const std::vector<std::uint32_t>& individuals() const { return indiv_; }
+    // Individuals not parked in the current attempt (ascending; rebuilt after any set change).
+    const std::vector<std::uint32_t>& active();
+    // The committed parking (undoes a rejected attempt's parks and unparks), outputs rewritten.
+    void restore_parking();
+    // f(p0, p1) for the chunks [p0, p1) of positions in `list` (ode::kBlockChunk each), on the threads.
+    template <class F>
+    void for_list_chunks(const std::vector<std::uint32_t>& list, F&& f) const {
+        const std::size_t L = list.size(), C = (L + ode::kBlockChunk - 1) / ode::kBlockChunk;
+        ode::parallel_for(C, pb_.threads, [&](std::size_t ch) { f(ch, ch * ode::kBlockChunk, std::min(L, (ch + 1) * ode::kBlockChunk)); });
+    }
+    // Sum over the neurons of `list` of a width-vector (add_neuron(j, acc)), chunk partials added in
+    // chunk order (deterministic for every thread count; not reduced over processes).
+    template <class T, class AddNeuron, class Add>
+    std::vector<T> list_sum(const std::vector<std::uint32_t>& list, std::size_t width, const T& zero, AddNeuron&& add_neuron,
+                            Add&& add) const {
+        const std::size_t C = (list.size() + ode::kBlockChunk - 1) / ode::kBlockChunk;
+        std::vector<T> partial(C * width, zero);
+        for_list_chunks(list, [&](std::size_t ch, std::size_t p0, std::size_t p1) {
+            T* acc = &partial[ch * width];
+            for (std::size_t p = p0; p < p1; ++p) add_neuron(list[p], acc);
+        });
+        std::vector<T> out(width, zero);
+        for (std::size_t ch = 0; ch < C; ++ch)
+            for (std::size_t q = 0; q < width; ++q) add(out[q], partial[ch * width + q]);
+        return out;
+    }
 
     // ---- coupled Taylor models (section 3, flow_smooth_step.cpp) ----
     void recurrence(const std::vector<I>& X, std::size_t U);
@@ -129,7 +164,7 @@ private:
                         std::vector<I>& th, std::vector<I>& Y) const;
 
     // ---- lumped activation classes (flow_lumping.cpp) ----
-    void lump_join(std::vector<I>& X, const std::vector<char>& frozen, double t0);
+    void lump_join(std::vector<I>& X, double t0);
     void lump_rereference(LumpedCohort& co, double t0);
     void sort_by_margin(LumpedCohort& co);
     void lump_D(std::uint64_t key, const std::vector<I>& R, I* D) const;
@@ -138,7 +173,7 @@ private:
     double lump_screen_delta(const LumpedCohort& co) const;
     void lump_remove(std::size_t c, const std::vector<std::size_t>& leave, std::vector<I>& X);
     bool lump_screen(std::vector<I>& X, double t0);
-    bool lump_lohner(const std::vector<char>& frozen, StepOutcome& out);
+    bool lump_lohner(StepOutcome& out);
     bool lump_transitions(StepOutcome& out);
     void lump_neuron_states();
     void lump_accept();
@@ -146,8 +181,8 @@ private:
     const std::vector<I>* lumped_moments(const std::vector<I>& M) const { return lump_.formed ? &M : nullptr; }
 
     // ---- parked neurons (section 4c, flow_parking.cpp) ----
-    bool try_park(std::size_t j, const std::vector<I>& X);
-    bool park_sign_holds(std::size_t j) const;
+    bool try_park(std::size_t j, const std::vector<I>& X, const std::vector<I>& R);
+    bool park_sign_holds(const I& a, std::uint32_t k, const std::vector<I>& R) const;
 
     const Problem& pb_;
     const FlowOptions& opt_;
@@ -178,17 +213,16 @@ private:
     std::vector<TimeTm> D_;     // per pattern u, component i: D_u(s)
     std::vector<I> end_, tube_;
     std::vector<std::size_t> hull_sub_, crossings_;
-    // Parked neurons (section 4c): neuron j sits on the kink of sample k[j]; box = its anchored box
+    // Parked neurons (section 4c): neuron j sits on the kink of sample k_j; box = its anchored box
     // P_j (valid from the anchor time on while a_j r_k > 0 stays certain); sigma(<w_j, x_k>) lies in
-    // [0, z[j]] on its reachable set and sigma(<w_j, x_l>) = 0 for l != k. park_: committed
-    // (accepted steps); tpark_: the current step attempt.
-    struct Park {
-        std::vector<char> on;
-        std::vector<std::uint32_t> k;
-        std::vector<I> box;
-        std::vector<double> z;
-    };
-    Park park_, tpark_;
+    // [0, z_j] on its reachable set and sigma(<w_j, x_l>) = 0 for l != k. The current attempt's set
+    // with its residual part (flow_parked.hpp); committed by accept(), restored by restore_parking().
+    ParkedSet park_;
+    std::vector<char> frozen_;                   // frozen neurons (monotone: set_frozen only)
+    std::size_t frozen_count_ = 0, lumped_count_ = 0;
+    std::vector<std::uint32_t> indiv_, act_;     // individuals(), active()
+    std::uint64_t sets_gen_ = 1, act_gen_ = 0, act_park_gen_ = 0;
+    std::vector<std::uint32_t> smooth_, hull_;   // this attempt's smooth and hull neurons (classify)
     static thread_local std::size_t crossings_tls_;  // transversal crossings of the current hull neuron
 };
 

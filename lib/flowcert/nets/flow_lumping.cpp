@@ -67,15 +67,16 @@ void Engine::lump_D(std::uint64_t key, const std::vector<I>& R, I* D) const {
 // for lumping.join_after accepted steps) joins the class of its pattern, in a new cohort started at
 // t0 (Phi_c = I, psi_j = X_j): M_S(t0) plus sum over the joiners of theta_j theta_j^T (exact for
 // the true states; a new pattern appends its moment to the Lohner set and the moment field is rebuilt).
-void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, double t0) {
-    const std::size_t m = pb_.m, S = pb_.S, n = pb_.n, d = pb_.d, Q = moment_size(d);
+void Engine::lump_join(std::vector<I>& X, double t0) {
+    const std::size_t S = pb_.S, n = pb_.n, d = pb_.d, Q = moment_size(d);
     const bool handoff = !lump_.formed;
     std::map<std::uint64_t, std::size_t> fresh_cohort;  // pattern key -> cohort created at t0
     std::vector<I> delta(lump_.patterns.size() * Q, I(0));
     std::vector<std::vector<I>> new_moments;
     bool field_changed = false;
-    for (std::size_t j = 0; j < m; ++j) {
-        if (frozen[j] || park_.on[j] || lumped_[j]) continue;
+    const std::vector<std::uint32_t> candidates = individuals();  // a copy: joining changes the list
+    for (std::size_t j : candidates) {
+        if (park_.on(j)) continue;  // the committed parking (restored at the start of the step)
         if (!handoff && stable_[j] < opt_.lumping.join_after) continue;
         if (opt_.lumping.max_joins > 0 && joins_[j] >= opt_.lumping.max_joins) continue;
         std::uint64_t key = 0;
@@ -121,7 +122,7 @@ void Engine::lump_join(std::vector<I>& X, const std::vector<char>& frozen, doubl
         }
         (handoff ? lump_.patterns[q].at_handoff : lump_.patterns[q].joined) += 1;
         if (!handoff) ++lump_.joined;
-        lumped_[j] = 1;
+        set_lumped(j, true);
         ++joins_[j];
     }
     if (handoff) {
@@ -264,15 +265,17 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
         mat_vec(co.Phi, &co.psi[pos * S], S, &X[j * S]);
         const auto mo = outer_moment(&X[j * S], d);
         for (std::size_t e = 0; e < Q; ++e) delta[co.pattern * Q + e] -= mo[e];
-        lumped_[j] = 0;
+        set_lumped(j, false);
         stable_[j] = 0;
         out[pos] = 1;
         ++lump_.left;
     }
     lump_.set.add(delta);
     std::size_t w = 0;
+    std::vector<std::size_t> new_pos(co.members.size(), 0);
     for (std::size_t p = 0; p < co.members.size(); ++p) {
         if (out[p]) continue;
+        new_pos[p] = w;
         co.members[w] = co.members[p];
         std::copy(co.psi.begin() + static_cast<std::ptrdiff_t>(p * S), co.psi.begin() + static_cast<std::ptrdiff_t>((p + 1) * S),
                   co.psi.begin() + static_cast<std::ptrdiff_t>(w * S));
@@ -284,7 +287,11 @@ void Engine::lump_remove(std::size_t c, const std::vector<std::size_t>& leave, s
     co.psi.resize(w * S);
     co.nu.resize(w);
     co.rho.resize(w);
-    sort_by_margin(co);
+    // by_margin without the leavers, renumbered (still sorted by rho: O(members), no re-sort)
+    std::size_t b = 0;
+    for (std::size_t p : co.by_margin)
+        if (!out[p]) co.by_margin[b++] = new_pos[p];
+    co.by_margin.resize(b);
     // a class without members has M_S = 0 exactly: its moments are reset (their enclosure would
     // otherwise keep and grow the widths of the removed theta theta^T)
     std::size_t members = 0;
@@ -337,10 +344,10 @@ bool Engine::lump_screen(std::vector<I>& X, double t0) {
 // The Lohner step of the moments with the individually treated neurons as a bounded input u_k =
 // p_k - y_k over the step (their outputs on the tight tube N_j), and the classes' part of the
 // residual Taylor models.
-bool Engine::lump_lohner(const std::vector<char>& frozen, StepOutcome& out) {
+bool Engine::lump_lohner(StepOutcome& out) {
     const std::size_t d = pb_.d, n = pb_.n, Q = moment_size(d);
     std::vector<I> U;
-    residual_of(N_, frozen, U, nullptr);
+    residual_of(N_, U, nullptr);
     ode::LohnerStepInput in;
     in.h = delta_;
     in.order = p_;
@@ -425,7 +432,9 @@ void Engine::lump_neuron_states() {
 // join counters of the individual neurons (smooth with the same pattern on consecutive steps).
 void Engine::lump_accept() {
     if (opt_.lumping.from == std::numeric_limits<double>::infinity()) return;
-    for (std::size_t j = 0; j < pb_.m; ++j) {
+    // the individuals of the accepted attempt (classify set kind_ for each; the frozen and lumped
+    // neurons' counters are never read: a neuron that leaves a class restarts at 0, lump_remove)
+    for (std::uint32_t j : individuals()) {
         if (kind_[j] != kSmooth) {
             stable_[j] = 0;
             continue;

@@ -14,21 +14,12 @@ namespace flowcert::nets::flow {
 // newly on a kink are parked with anchor X_j. Per neuron only; the residual at t0 (collective) is a
 // filter: a candidate whose a r_k is not certainly positive at t0 would fail (iii) on the step
 // anyway (it saves redoing the a priori phase).
-void Engine::choose_parking(const std::vector<I>& X, const std::vector<char>& frozen) {
-    const std::size_t m = pb_.m;
-    tpark_ = park_;
-    for (std::size_t j = 0; j < m; ++j)
-        if (frozen[j]) tpark_.on[j] = 0;
+void Engine::choose_parking(const std::vector<I>& X) {
     if (!(opt_.park_neurons && pb_.gamma_zero && certainly_positive(pb_.c))) return;
     std::vector<I> R0;
-    residual_of(X, frozen, R0, lumped_moments(lump_.M_t0));
-    const std::vector<I> Rsave = R_;
-    R_ = R0;
-    for (std::size_t j = 0; j < m; ++j) {
-        if (frozen[j] || lumped_[j] || tpark_.on[j] || !try_park(j, X)) continue;
-        if (!park_sign_holds(j)) tpark_.on[j] = 0;
-    }
-    R_ = Rsave;
+    residual_of(X, R0, lumped_moments(lump_.M_t0));
+    const std::vector<std::uint32_t> candidates = active();  // a copy: parking changes active()
+    for (std::uint32_t j : candidates) try_park(j, X, R0);
 }
 
 // ReLU (gamma = 0), c > 0. Neuron j with anchor box A = X_j (its enclosure at the anchor time t_A)
@@ -40,8 +31,10 @@ void Engine::choose_parking(const std::vector<I>& X, const std::vector<char>& fr
 // z_k(t) = z_A + mu |x_k|^2 never goes below min(z_A, 0): mu in [-z_A^+/|x_k|^2, 0]; |a| is
 // non-increasing and |a(t) - a_A| <= Q / beta with Q = (z_A^+)^2 / (2 |x_k|^2), beta < alpha = min |a_A|,
 // beta (alpha - beta) > Q (first exit: |a| > beta throughout). The enclosure is time independent;
-// (ii) and (i) are checked here on the reachable set, (iii) per step (park_sign_holds).
-bool Engine::try_park(std::size_t j, const std::vector<I>& X) {
+// (ii) and (i) are checked here on the reachable set, (iii) on R (the state residual at t0, a
+// filter) here and per step on the tube (park_sign_holds). Parks j when all hold; its end state and
+// tube are then its anchored box (for every t while (iii) holds).
+bool Engine::try_park(std::size_t j, const std::vector<I>& X, const std::vector<I>& R) {
     const std::size_t S = pb_.S, n = pb_.n, d = pb_.d;
     const I* A = &X[j * S];
     const I& a = A[d];
@@ -89,18 +82,17 @@ bool Engine::try_park(std::size_t j, const std::vector<I>& X) {
     for (std::size_t i = 0; i < d; ++i) P[i] = A[i] + mu * xk[i];
     P[d] = pos ? a + I::bounds(-Delta, 0.0) : a + I::bounds(0.0, Delta);  // |a| shrinks
     if (pos ? !certainly_positive(P[d]) : !certainly_negative(P[d])) return false;  // (i) on the box
-    for (std::size_t i = 0; i < S; ++i) tpark_.box[j * S + i] = P[i];
-    tpark_.on[j] = 1;
-    tpark_.k[j] = static_cast<std::uint32_t>(kk);
-    tpark_.z[j] = Zu;
+    if (!park_sign_holds(P[d], static_cast<std::uint32_t>(kk), R)) return false;  // (iii) at t0
+    park_.park(j, static_cast<std::uint32_t>(kk), Zu, P.data());
+    std::copy(P.begin(), P.begin() + static_cast<std::ptrdiff_t>(S), &end_[j * S]);
+    std::copy(P.begin(), P.begin() + static_cast<std::ptrdiff_t>(S), &tube_[j * S]);
     return true;
 }
 
-// (iii): a r_k > 0 for every a in the parked box and every r_k in R_k (the caller puts the residual
-// enclosure to check in R_: the state residual at t0 as a filter, the tight-tube residual Rn on the step).
-bool Engine::park_sign_holds(std::size_t j) const {
-    const I& a = tpark_.box[j * pb_.S + pb_.d];
-    const I& r = R_[tpark_.k[j]];
+// (iii): a r_k > 0 for every a in the parked box's a-interval and every r_k in R_k (the residual
+// enclosure to check: the state residual at t0 as a filter, the tight-tube residual Rn on the step).
+bool Engine::park_sign_holds(const I& a, std::uint32_t k, const std::vector<I>& R) const {
+    const I& r = R[k];
     return certainly_positive(a) ? certainly_positive(r) : (certainly_negative(a) && certainly_negative(r));
 }
 

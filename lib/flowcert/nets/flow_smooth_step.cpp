@@ -69,8 +69,7 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
     const std::size_t S = pb_.S, d = pb_.d;
     const int p = p_;
     std::vector<std::vector<I>> Dc(static_cast<std::size_t>(p) + 1, std::vector<I>(U * d));
-    for (std::size_t j = 0; j < pb_.m; ++j) {
-        if (kind_[j] != kSmooth) continue;
+    for (std::uint32_t j : smooth_) {
         for (std::size_t i = 0; i < S; ++i) {
             TimeTm& t = tm_[j * S + i];
             t.c[0] = X[j * S + i];
@@ -80,26 +79,22 @@ void Engine::recurrence(const std::vector<I>& X, std::size_t U) {
     }
     for (int ord = 0; ord < p; ++ord) {
         // per pattern u and component i: sum over its neurons of the order-ord coefficient of a_j w_j
-        const std::vector<I> Su = pb_.chunked_sum<I>(
-            U * d, I(0),
-            [&](std::size_t j0, std::size_t j1, I* acc) {
-                for (std::size_t j = j0; j < j1; ++j) {
-                    if (kind_[j] != kSmooth) continue;
-                    const TimeTm& A = tm_[j * S + d];
-                    const std::size_t u = pattern_[j];
-                    for (std::size_t i = 0; i < d; ++i) {
-                        const TimeTm& W = tm_[j * S + i];
-                        I a = A.c[0] * W.c[ord];
-                        for (int l = 1; l <= ord; ++l) a += A.c[l] * W.c[ord - l];
-                        acc[u * d + i] += a;
-                    }
+        const std::vector<I> Su = list_sum<I>(
+            smooth_, U * d, I(0),
+            [&](std::size_t j, I* acc) {
+                const TimeTm& A = tm_[j * S + d];
+                const std::size_t u = pattern_[j];
+                for (std::size_t i = 0; i < d; ++i) {
+                    const TimeTm& W = tm_[j * S + i];
+                    I a = A.c[0] * W.c[ord];
+                    for (int l = 1; l <= ord; ++l) a += A.c[l] * W.c[ord - l];
+                    acc[u * d + i] += a;
                 }
             },
             [](I& o, const I& v) { o += v; });
         pattern_coefficients(Su, U, ord, Dc[ord]);
-        pb_.for_chunks([&](std::size_t, std::size_t j0, std::size_t j1) {
-            for (std::size_t j = j0; j < j1; ++j)
-                if (kind_[j] == kSmooth) advance_coefficients(&tm_[j * S], pattern_[j], ord, Dc);
+        for_list_chunks(smooth_, [&](std::size_t, std::size_t p0, std::size_t p1) {
+            for (std::size_t p = p0; p < p1; ++p) advance_coefficients(&tm_[smooth_[p] * S], pattern_[smooth_[p]], ord, Dc);
         });
     }
 }
@@ -110,17 +105,14 @@ void Engine::residual_tm(std::size_t U) {
     const int p = p_;
     TimeTm zero;
     tm_zero(zero, p);
-    const std::vector<TimeTm> Su = pb_.chunked_sum<TimeTm>(
-        U * d, zero,
-        [&](std::size_t j0, std::size_t j1, TimeTm* acc) {
+    const std::vector<TimeTm> Su = list_sum<TimeTm>(
+        smooth_, U * d, zero,
+        [&](std::size_t j, TimeTm* acc) {
             TimeTm prod;
-            for (std::size_t j = j0; j < j1; ++j) {
-                if (kind_[j] != kSmooth) continue;
-                const std::size_t u = pattern_[j];
-                for (std::size_t i = 0; i < d; ++i) {
-                    tm_mul(tm_[j * S + d], tm_[j * S + i], P_, prod);  // a_j w_j
-                    tm_add_to(acc[u * d + i], prod, p);
-                }
+            const std::size_t u = pattern_[j];
+            for (std::size_t i = 0; i < d; ++i) {
+                tm_mul(tm_[j * S + d], tm_[j * S + i], P_, prod);  // a_j w_j
+                tm_add_to(acc[u * d + i], prod, p);
             }
         },
         [p](TimeTm& o, const TimeTm& v) { tm_add_to(o, v, p); });
@@ -197,11 +189,11 @@ bool Engine::validate_state(const TimeTm* th, const I* x0, std::size_t u, I* new
 // the Picard operator (with the shared residual models) must lie in the model; a neuron whose
 // image does not fit gets the needed remainder (widened). Returns whether every local neuron fits.
 bool Engine::validate_pass(const std::vector<I>& X) {
-    const std::size_t m = pb_.m, S = pb_.S;
-    std::vector<char> okc(pb_.chunks(), 1);
-    pb_.for_chunks([&](std::size_t ch, std::size_t j0, std::size_t j1) {
-        for (std::size_t j = j0; j < j1; ++j) {
-            if (kind_[j] != kSmooth) continue;
+    const std::size_t S = pb_.S;
+    std::vector<char> okc((smooth_.size() + ode::kBlockChunk - 1) / ode::kBlockChunk, 1);
+    for_list_chunks(smooth_, [&](std::size_t ch, std::size_t p0, std::size_t p1) {
+        for (std::size_t p = p0; p < p1; ++p) {
+            const std::size_t j = smooth_[p];
             const bool ok = validate_state(&tm_[j * S], &X[j * S], pattern_[j], &newr_[j * S]);
             newr_ok_[j] = ok ? 1 : 0;
             if (!ok) okc[ch] = 0;
@@ -209,8 +201,8 @@ bool Engine::validate_pass(const std::vector<I>& X) {
     });
     const bool local_valid = std::all_of(okc.begin(), okc.end(), [](char c) { return c != 0; });
     if (!local_valid)
-        for (std::size_t j = 0; j < m; ++j)
-            if (kind_[j] == kSmooth && !newr_ok_[j]) widen_remainders(&tm_[j * S], &newr_[j * S]);
+        for (std::uint32_t j : smooth_)
+            if (!newr_ok_[j]) widen_remainders(&tm_[j * S], &newr_[j * S]);
     return local_valid;
 }
 
@@ -249,12 +241,12 @@ bool Engine::remainder_passes(const std::vector<I>& X, bool by_class, StepOutcom
 // Hull neurons: the Schauder set fixes them in C([0,H], B_j); check T maps it into itself:
 // X_j + [0,H] F(B_j, range of G) inside B_j.
 bool Engine::hull_boxes_hold(const std::vector<I>& X, StepOutcome& out) {
-    const std::size_t m = pb_.m, S = pb_.S, n = pb_.n;
+    const std::size_t S = pb_.S, n = pb_.n;
     std::vector<I> Grange(n);
     for (std::size_t k = 0; k < n; ++k) Grange[k] = ode::tm_range(G_[k], P_);
     std::string hull_box_reason;
-    for (std::size_t j = 0; j < m && hull_box_reason.empty(); ++j) {
-        if (kind_[j] != kHull) continue;
+    for (std::size_t q = 0; q < hull_.size() && hull_box_reason.empty(); ++q) {
+        const std::size_t j = hull_[q];
         std::vector<I> F(S);
         field_box(pb_, &B_[j * S], Grange.data(), F.data());
         for (std::size_t i = 0; i < S; ++i)

@@ -447,25 +447,22 @@ void Engine::hull_first_order(std::size_t j, const std::vector<I>& X) {
 // neuron at a time (their cost varies by orders of magnitude with the number of sub-steps; blocks
 // of 64 left one thread idle). Each writes only its own outputs.
 bool Engine::hull_phase(const std::vector<I>& X, StepOutcome& out) {
-    const std::size_t m = pb_.m;
     std::string hull_reason;
     const auto hull_t0 = std::chrono::steady_clock::now();
     if (out.hull > 0) {
-        std::vector<char> okh(m, 1);
+        const std::vector<std::uint32_t>& hl = hull_;
+        std::vector<char> okh(hl.size(), 1);
         const bool point_step = is_point(delta_);
-        std::vector<std::size_t> hl;
-        for (std::size_t j = 0; j < m; ++j)
-            if (kind_[j] == kHull) hl.push_back(j);
         ode::parallel_for(hl.size(), pb_.threads, [&](std::size_t q) {
             const std::size_t j = hl[q];
             if (!point_step)
                 hull_first_order(j, X);
             else if (!hull_neuron(j, X))
-                okh[j] = 0;
+                okh[q] = 0;
         });
-        for (std::size_t j = 0; j < m; ++j) {
-            if (kind_[j] != kHull) continue;
-            if (!okh[j] && hull_reason.empty())
+        for (std::size_t q = 0; q < hl.size(); ++q) {
+            const std::size_t j = hl[q];
+            if (!okh[q] && hull_reason.empty())
                 hull_reason = "hull neuron " + pb_.neuron_name(j) + ": no sub-step enclosure";
             out.hull_substeps += hull_sub_[j];
             out.crossings += crossings_[j];

@@ -200,13 +200,12 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         }
         return p;
     };
-    std::vector<char> frozen_local(pb.m, 0);
     Engine engine(pb, opt);
     const auto run_t0 = std::chrono::steady_clock::now();
     std::size_t snap_i = 0;
     StepOutcome so;
     auto attempt = [&](double t0, double t1) {
-        so = engine.step(X, frozen_local, t0, t1);
+        so = engine.step(X, t0, t1);
         ode::StepAttempt a;
         a.ok = so.fail == StepFail::none;
         a.failure = static_cast<int>(so.fail);
@@ -215,18 +214,18 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
         return a;
     };
     auto accept = [&](double t0, double t1, const ode::StepAttempt&, bool at_target) {
-        X = engine.end();
-        engine.accept();
+        engine.accept(X);  // X = the end state (the neurons the step moved)
         add_counts(res.stats, so);
         if (opt.store_tube || observer) {
-            FlowStep st = flow_step(t0, t1, to_params(engine.tube()), so);
+            const bool with_tube = opt.store_tube || opt.observer_tube;  // O(m) per step
+            FlowStep st = flow_step(t0, t1, with_tube ? to_params(engine.tube()) : TwoLayerParams<IntervalD>{}, so);
             st.residual = engine.residual_tube();
             if (observer) observer(st);
             if (opt.store_tube) res.tube.push_back(std::move(st));
         }
         if (at_target && snap_i < snaps.size() && snaps[snap_i] == t1) {
             engine.recover_lumped(X);
-            res.snapshots.push_back({t1, to_params(X), engine.state_residual(X, frozen_local)});
+            res.snapshots.push_back({t1, to_params(X), engine.state_residual(X)});
             ++snap_i;
         }
     };
@@ -241,15 +240,16 @@ FlowResult integrate_gradient_flow(const TwoLayerModel<IntervalD>& model, const 
     res.stats.h_largest = dr.h_largest;
     res.stats.last_rejection = dr.last_rejection;
     engine.recover_lumped(X);
-    res.residual = engine.state_residual(X, frozen_local);
+    res.residual = engine.state_residual(X);
     record_lumping(engine, res, pb, theta0.m);
     res.stats.wall_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_t0).count();
     res.state = to_params(X);
     res.frozen.assign(theta0.m, 0);
-    std::copy(frozen_local.begin(), frozen_local.end(), res.frozen.begin() + static_cast<std::ptrdiff_t>(jb));
+    std::copy(engine.frozen().begin(), engine.frozen().end(), res.frozen.begin() + static_cast<std::ptrdiff_t>(jb));
     res.stats.frozen_neurons = static_cast<std::size_t>(std::count(res.frozen.begin(), res.frozen.end(), 1));
     res.parked.assign(theta0.m, 0);
-    std::copy(engine.parked().begin(), engine.parked().end(), res.parked.begin() + static_cast<std::ptrdiff_t>(jb));
+    const std::vector<char> parked = engine.parked();
+    std::copy(parked.begin(), parked.end(), res.parked.begin() + static_cast<std::ptrdiff_t>(jb));
     res.stats.parked_neurons = static_cast<std::size_t>(std::count(res.parked.begin(), res.parked.end(), 1));
     return res;
 }

@@ -105,6 +105,9 @@ struct FlowOptions {
     bool allow_hull = true;            // false: smooth-only mode, refuses steps across kinks
     int threads = 1;                   // results are identical for every thread count
     bool store_tube = true;            // keep every step's tube in FlowResult::tube
+    // With store_tube = false: false passes the observer FlowSteps without `tube` (m = 0; saves an
+    // O(m) copy per step for observers that read only the counts and the residual).
+    bool observer_tube = true;
     std::size_t max_steps = 1000000;
     // Hull neurons: bisection of the step towards the switching time, at most this many
     // sub-steps per neuron per step, down to step / 2^hull_max_depth.
@@ -129,6 +132,10 @@ struct FlowOptions {
     // Exact decimal multiplying those moment boxes: "1" is the flow. Any other value is a deliberately
     // broken residual, only for the mutation test of tests/nets/test_two_layer_flow.cpp ([class]).
     std::string class_moment_scale = "1";
+    // TEST ONLY, UNSOUND ("teeth"): a newly parked neuron's term a [0, z^+] is not added to the
+    // parked neurons' cached part of the residual enclosure (flow_parked.hpp), so the residuals miss
+    // it until the next recomputation. Only for the must-fail test of tests/nets/test_flow_parking.cpp.
+    bool test_only_stale_parked_sum_UNSOUND = false;
     // Multi-process split (see FlowPartition); default: this process integrates every neuron.
     FlowPartition partition;
     LumpingOptions lumping;
