@@ -9,6 +9,8 @@
 //      the Schauder inclusion in Taylor-model arithmetic (the pattern of the two-layer flow,
 //      lib/flowcert/nets/flow_smooth_step.cpp): the Picard image of the set of functions within the models lies
 //      in it, so the solution from every initial point of the boxes does. Cost O(m n (d + p) p) per step.
+//      With remainder_mean_value the inclusion is checked on the split T(u) in x0 + int f(P) + [0, H] J(Omega) R
+//      instead (the coupling through the residuals kept as matrices; docs/kh.md, "The mean-value remainder validation").
 //      The small ("box") neurons are carried as boxes: their end boxes are the models at s = H.
 //  (b) the large ("frame") neurons s = (w_j, v_j)_{j in F} in one joint Lohner frame s = c^ + B q: with the other
 //      neurons' part of the residuals E_i(s) = sum_{j not in F} v_j z_ji^2 as an enclosed input (Taylor models of
