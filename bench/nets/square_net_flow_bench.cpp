@@ -6,7 +6,8 @@
 // sound whatever it is) in the Lohner frame from t = 0 (SquareNetFlowOptions::frame_from_start).
 // PIECES: SquareNetFlowOptions::jacobian_pieces (the frame's flow Jacobian as a product over sub-intervals).
 // REL: SquareNetFlowOptions::remainder_relative (step-size heuristic).
-//   bench_square_net_flow [M D N DELTA T ORDER PROMOTE FRAME PIECES REL]     defaults: 50 20 100 0.02 10 10 0.05 0 1 0
+// MV: 1 = SquareNetFlowOptions::remainder_mean_value (the mean-value remainder validation), 0 = the TM one.
+//   bench_square_net_flow [M D N DELTA T ORDER PROMOTE FRAME PIECES REL MV]  defaults: 50 20 100 0.02 10 10 0.05 0 1 0 0
 #include <flowcert/nets.hpp>
 
 #include <algorithm>
@@ -75,6 +76,8 @@ int main(int argc, char** argv) {
     o.promote_norm = promote;
     o.jacobian_pieces = pieces;
     o.remainder_relative = argc > 10 ? std::atof(argv[10]) : 0.0;
+    o.remainder_mean_value = argc > 11 && std::atoi(argv[11]) != 0;
+    std::printf("remainder validation: %s\n", o.remainder_mean_value ? "mean-value" : "Taylor-model");
     if (frame > 0) o.frame_from_start = largest_at_nonrigorous(sd.X, sd.y, 1.0 / n, T, W, v, frame);
     o.record_tubes = false;
     const double c0 = cpu_seconds(), w0 = wall_seconds();

@@ -130,8 +130,10 @@ TEST_CASE("square net flow: 4 x 3, n = 8, contains a 50-digit reference (frame, 
     reference<Big>(s, T, 400, ref, err);
     reference<Big>(s, 1.0, 200, r1, e1);
     const IntervalD c = IntervalD(1) / IntervalD(8);
+    const bool mean_value = GENERATE(false, true);  // the remainder validation (TM / mean-value form)
     for (int mode = 1; mode < 3; ++mode) {
         SquareNetFlowOptions o;
+        o.remainder_mean_value = mean_value;
         o.order = 10;
         if (mode == 1) o.frame_from_start = {0, 1, 2, 3};  // all in the frame
         if (mode == 2) o.promote_norm = 0.3;               // promotion on the way
@@ -152,7 +154,7 @@ TEST_CASE("square net flow: 4 x 3, n = 8, contains a 50-digit reference (frame, 
         REQUIRE(!res.tube.empty());
         CHECK(lower(res.tube.front().t0) == 0.0);
         CHECK(upper(res.tube.back().t1) == T);
-        WARN("mode " << mode << ": steps " << res.steps << ", width " << max_width(res.final_box) << ", frame "
+        WARN("mean value " << mean_value << ", mode " << mode << ": steps " << res.steps << ", width " << max_width(res.final_box) << ", frame "
                      << st.frame_neurons);
     }
 }
@@ -163,6 +165,7 @@ TEST_CASE("square net flow: 4 x 3, n = 8, small start (the theorem's regime), bo
     std::vector<double> ref, err;
     reference<Big>(s, T, 200, ref, err);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.promote_norm = 1e9;
     SquareNetFlowStats st;
     const auto res = integrate_square_net_flow(s.X, targets(s), IntervalD(1) / IntervalD(8), point_start(s),
@@ -173,7 +176,7 @@ TEST_CASE("square net flow: 4 x 3, n = 8, small start (the theorem's regime), bo
     CHECK(misses(res.final_box, ref, err) == 0);
     CHECK(max_width(res.final_box) < 1e-10);
     CHECK(st.conserved_consistent);
-    WARN("boxes: steps " << res.steps << ", width " << max_width(res.final_box));
+    WARN("mean value " << o.remainder_mean_value << ", boxes: steps " << res.steps << ", width " << max_width(res.final_box));
 }
 
 TEST_CASE("square net flow: a box of initial values (every corner's reference inside)", "[square_net_flow]") {
@@ -183,6 +186,7 @@ TEST_CASE("square net flow: a box of initial values (every corner's reference in
     const double r = 1e-6;
     for (auto& e : x0) e = IntervalD::bounds(mid(e) - r, mid(e) + r);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.frame_from_start = {0, 1};
     const auto res = integrate_square_net_flow(s.X, targets(s), c, x0, IntervalD::exact(1.5), {}, o);
     REQUIRE(res.ok());
@@ -209,8 +213,10 @@ TEST_CASE("square net flow: the frame Jacobian on sub-intervals contains every c
         refs.emplace_back(), errs.emplace_back();
         reference<Big>(sc, T, 200, refs.back(), errs.back());
     }
+    const bool mean_value = GENERATE(false, true);
     auto run = [&](int pieces, bool drop) {
         SquareNetFlowOptions o;
+        o.remainder_mean_value = mean_value;
         o.frame_from_start = {0, 1, 2, 3};
         o.jacobian_pieces = pieces;
         o.test_only_drop_last_piece_UNSOUND = drop;
@@ -238,6 +244,7 @@ TEST_CASE("square net flow: medium size 10 x 6, n = 15, long double reference", 
     reference<long double>(s, T, 1000, ref, err);
     const IntervalD c = IntervalD(1) / IntervalD(15);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.promote_norm = 0.4;
     SquareNetFlowStats st;
     const auto res = integrate_square_net_flow(s.X, targets(s), c, point_start(s), IntervalD::exact(T), {}, o, &st);
@@ -245,7 +252,7 @@ TEST_CASE("square net flow: medium size 10 x 6, n = 15, long double reference", 
     REQUIRE(res.ok());
     CHECK(misses(res.final_box, ref, err) == 0);
     CHECK(st.conserved_consistent);
-    WARN("medium: steps " << res.steps << ", width " << max_width(res.final_box) << ", frame " << st.frame_neurons);
+    WARN("mean value " << o.remainder_mean_value << ", medium: steps " << res.steps << ", width " << max_width(res.final_box) << ", frame " << st.frame_neurons);
 }
 
 TEST_CASE("square net flow: zero neurons stay exactly zero", "[square_net_flow]") {
@@ -254,6 +261,7 @@ TEST_CASE("square net flow: zero neurons stay exactly zero", "[square_net_flow]"
     s.x0[static_cast<std::size_t>(4 * 3 + 1)] = 0.0;
     const IntervalD c = IntervalD(1) / IntervalD(8);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.frame_from_start = {0};  // neurons 2, 3 join the frame after the first step (promote_norm)
     SquareNetFlowStats st;
     const auto res = integrate_square_net_flow(s.X, targets(s), c, point_start(s), IntervalD::exact(2.0), {}, o, &st);
@@ -273,6 +281,7 @@ TEST_CASE("square net flow: teeth -- the frame ignoring the box neurons' residua
     reference<Big>(s, T, 100, ref, err);
     const IntervalD c = IntervalD(1) / IntervalD(8);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.promote_norm = 1e9;
     o.frame_from_start = {0};
     o.test_only_drop_box_input_UNSOUND = true;
@@ -310,6 +319,7 @@ TEST_CASE("square net flow: the NCF mode (frozen residuals) contains its referen
     std::vector<double> ref, err;
     reference<Big>(s, T, 200, ref, err);
     SquareNetFlowOptions o;
+    o.remainder_mean_value = GENERATE(false, true);
     o.frozen_residual = true;
     o.frame_from_start = {0};
     SquareNetFlowStats st;
@@ -325,4 +335,99 @@ TEST_CASE("square net flow: the NCF mode (frozen residuals) contains its referen
                                                 IntervalD::exact(T), {}, o);
     REQUIRE(loss.ok());
     CHECK(misses(loss.final_box, ref, err) > 0);
+}
+
+// The mean-value remainder validation (SquareNetFlowOptions::remainder_mean_value; docs/kh.md, "The mean-value
+// remainder validation"): its linear part must enclose J(xi) e for every state xi and remainder e in the boxes. J(xi) e
+// is taken by a central difference of the field in 50 digits (h = 1e-20: error ~ h^2, far below the box widths),
+// independent of the bound's formulas; the bound drops the weights' term of delta r under the planted switch.
+TEST_CASE("square net flow: the mean-value Jacobian product bound holds J e at sampled points -- a dropped term is caught",
+          "[square_net_flow]") {
+    const int m = 4, d = 3, n = 8, S = d + 1;
+    Setting s = make_setting(m, d, n, 1, 2.0);
+    const IntervalD c = IntervalD(1) / IntervalD(n);
+    const double rs = 1e-3, re = 1e-6;
+    std::vector<IntervalD> state(static_cast<std::size_t>(m * S)), e(state.size());
+    auto block = [&](int j, int a) { return static_cast<std::size_t>(a < d ? j * d + a : m * d + j); };  // field layout
+    for (int j = 0; j < m; ++j)
+        for (int a = 0; a < S; ++a) {
+            const double x = s.x0[block(j, a)];
+            state[static_cast<std::size_t>(j * S + a)] = IntervalD::bounds(x - rs, x + rs);
+            e[static_cast<std::size_t>(j * S + a)] = IntervalD::bounds(-re, re);
+        }
+    RandomStream rng(7, "test/square_net_mean_value", 0);
+    auto count_misses = [&](const std::vector<char>& big, bool drop) {
+        const auto B = square_net_jacobian_product_bound(s.X, targets(s), c, state, e, {}, big, false, drop);
+        int bad = 0;
+        for (int sample = 0; sample < 40; ++sample) {
+            std::vector<Big> xi(s.x0.size()), dir(s.x0.size());
+            for (int j = 0; j < m; ++j)
+                for (int a = 0; a < S; ++a) {
+                    const std::size_t k = block(j, a);
+                    const double u = sample < 8 ? ((sample >> (a % 3)) & 1 ? 1.0 : -1.0) : rng.uniform_pm1();
+                    const double w = sample < 8 ? ((sample + j + a) % 2 ? 1.0 : -1.0) : rng.uniform_pm1();
+                    xi[k] = Big(s.x0[k]) + Big(rs) * Big(u);
+                    dir[k] = Big(re) * Big(w);
+                }
+            const Big h("1e-20");
+            std::vector<Big> xp(xi), xm(xi);
+            for (std::size_t k = 0; k < xi.size(); ++k) xp[k] += h * dir[k], xm[k] -= h * dir[k];
+            const auto fp = field(s, xp), fm = field(s, xm);
+            for (int j = 0; j < m; ++j)
+                for (int a = 0; a < S; ++a) {
+                    const std::size_t k = block(j, a);
+                    const double je = static_cast<double>((fp[k] - fm[k]) / (2 * h));
+                    const IntervalD& b = B[static_cast<std::size_t>(j * S + a)];
+                    const double slack = 1e-12 * std::abs(je);  // the difference quotient's error and the double cast
+                    if (!(lower(b) <= je + slack && je - slack <= upper(b))) ++bad;
+                }
+        }
+        return bad;
+    };
+    const std::vector<char> all(m, 1), mixed{1, 0, 0, 1}, none(m, 0);
+    CHECK(count_misses(all, false) == 0);
+    CHECK(count_misses(mixed, false) == 0);
+    CHECK(count_misses(none, false) == 0);
+    const int dropped = count_misses(all, true);  // the planted failure: must miss
+    CHECK(dropped > 0);
+    // the pairwise matrices keep the cancellation: the bound with them is narrower than the absolute sums
+    const auto Ball = square_net_jacobian_product_bound(s.X, targets(s), c, state, e, {}, all);
+    const auto Bnone = square_net_jacobian_product_bound(s.X, targets(s), c, state, e, {}, none);
+    double wa = 0, wn = 0;
+    for (std::size_t k = 0; k < Ball.size(); ++k) wa += width(Ball[k]), wn += width(Bnone[k]);
+    CHECK(wa < wn);
+    WARN("mean-value bound: summed width " << wa << " (matrices) against " << wn << " (absolute); dropped term: "
+                                           << dropped << " misses");
+}
+
+// One step of H = 0.8 with one large neuron (norm ~ 0.6) among small ones, d = 10, n = 60: the TM validation cannot
+// close it (the remainders of the 60 residuals summed in absolute value make its Picard map expand), the mean-value
+// validation does, and its enclosure holds the 50-digit reference.
+TEST_CASE("square net flow: a step the TM remainder validation rejects and the mean-value one accepts", "[square_net_flow]") {
+    const int m = 3, d = 10, n = 60;
+    Setting s = make_setting(m, d, n, 3, 0.05);
+    for (int k = 0; k < d; ++k) s.x0[static_cast<std::size_t>(k)] *= 20;  // neuron 0 large
+    s.x0[static_cast<std::size_t>(m * d)] *= 20;
+    const IntervalD c = IntervalD(1) / IntervalD(n);
+    const double H = 0.8;
+    auto one_step = [&](bool mean_value) {
+        SquareNetFlowOptions o;
+        o.remainder_mean_value = mean_value;
+        o.frame_from_start = {0};
+        o.promote_norm = 1e9;
+        o.steps.h_initial = o.steps.h_min = o.steps.h_max = H;  // exactly one attempt
+        return integrate_square_net_flow(s.X, targets(s), c, point_start(s), IntervalD::exact(H), {}, o);
+    };
+    const auto old_tm = one_step(false);
+    CHECK(!old_tm.ok());
+    CHECK(old_tm.reason.find("remainder") != std::string::npos);
+    const auto mv = one_step(true);
+    INFO(mv.reason);
+    REQUIRE(mv.ok());
+    CHECK(mv.steps == 1);
+    std::vector<double> ref, err;
+    reference<Big>(s, H, 200, ref, err);
+    CHECK(misses(mv.final_box, ref, err) == 0);
+    WARN("one step H = 0.8: TM validation: " << old_tm.reason.substr(0, 60) << "; mean-value: width "
+                                            << max_width(mv.final_box));
 }

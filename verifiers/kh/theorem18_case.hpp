@@ -207,6 +207,10 @@ inline flowcert::cert::CaseSchema schema() {
             {.name = "block_frame_support", .type = KeyType::boolean,
              .description = "square_blocks: the support neurons of the KKT point in the Lohner frame from t = 0 (default false)",
              .required = false},
+            {.name = "block_mean_value_remainder", .type = KeyType::boolean,
+             .description = "square_blocks: the mean-value remainder validation (SquareNetFlowOptions::remainder_mean_value; "
+                            "default false: the Taylor-model one)",
+             .required = false},
         },
     });
 }

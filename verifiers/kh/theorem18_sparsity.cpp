@@ -145,6 +145,10 @@ void run(cert::Context& ctx) {
         b.options.order = in.has("block_order") ? static_cast<int>(in.integer("block_order")) : 12;
         if (in.has("promote_norm")) b.options.promote_norm = mid(in.interval_d("promote_norm"));
         if (in.has("block_jacobian_pieces")) b.options.jacobian_pieces = static_cast<int>(in.integer("block_jacobian_pieces"));
+        if (in.has("block_mean_value_remainder") && in.boolean("block_mean_value_remainder")) {
+            b.options.remainder_mean_value = true;
+            rep.note("square_blocks: remainders by the mean-value validation (docs/kh.md, \"The mean-value remainder validation\")");
+        }
         // a progress line about once a minute from the block integrator (the sweep's threads share the clock)
         const auto started = std::chrono::steady_clock::now();
         auto last_line = std::make_shared<std::atomic<long>>(0);

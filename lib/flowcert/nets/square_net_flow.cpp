@@ -23,6 +23,109 @@ struct Problem {
     bool frozen = false;  // r_i = -y_i held constant (the NCF; SquareNetFlowOptions::frozen_residual)
 };
 
+// How the remainders are validated (SquareNetFlowOptions::remainder_mean_value; docs/kh.md, "The mean-value remainder
+// validation"). big (k entries, when mean_value): the neurons whose coupling gets the pairwise matrices.
+struct RemainderMode {
+    bool mean_value = false;
+    const std::vector<char>* big = nullptr;
+    bool drop_dr_weight_term_UNSOUND = false;
+};
+
+// An enclosure of J(xi) e for every xi with the ranges below and every e in the box e (k * S): sr the state ranges
+// (k * S), zr the ranges of z_ji = x_i . w_j (k * n), rr those of the residuals (n). With e_w, e_v the parts of e,
+// delta z_li = x_i . e_wl and delta r_i = sum_l (e_vl z_li^2 + 2 v_l z_li delta z_li) (0 when frozen):
+//     J e|_wj = -4c (e_vj M w_j + v_j M e_wj + v_j sum_i delta r_i z_ji x_i),
+//     J e|_vj = -2c (2 (M w_j) . e_wj + sum_i delta r_i z_ji^2).
+// M = sum_i r_i x_i x_i^T is formed as a d x d matrix before it meets e (the n residuals of both signs cancel in its
+// entries), and so are, for big j and l, the pieces of delta r through neuron l:
+//     sum_i delta r_i|_l z_ji x_i = 2 v_l A_jl e_wl + b_jl e_vl,   sum_i delta r_i|_l z_ji^2 = 2 v_l c_jl . e_wl + s_jl e_vl
+// with A_jl = sum_i z_ji z_li x_i x_i^T, b_jl = sum_i z_ji z_li^2 x_i, c_jl = sum_i z_ji^2 z_li x_i, s_jl = sum_i
+// z_ji^2 z_li^2. The rest (delta r through the small neurons, and all of it in the small neurons' rows, where a
+// factor v_j or z_ji is small) is summed in absolute value. Every quantity is an interval evaluation at the ranges,
+// so the box holds J(xi) e for every xi and e (inclusion monotonicity).
+std::vector<I> jacobian_product_bound(const Problem& pb, std::size_t k, const std::vector<I>& sr, const std::vector<I>& zr,
+                                      const std::vector<I>& rr, const std::vector<I>& e, const std::vector<char>& big,
+                                      bool drop_UNSOUND) {
+    const std::size_t d = pb.d, n = pb.n, S = pb.S;
+    std::vector<I> L(k * S, I(0)), ez(k * n), drs(n, I(0)), drb(n, I(0));
+    for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t i = 0; i < n; ++i) {
+            I z(0);
+            for (std::size_t q = 0; q < d; ++q) z += pb.x[i * d + q] * e[j * S + q];
+            ez[j * n + i] = z;  // delta z_ji
+        }
+    if (!pb.frozen)
+        for (std::size_t j = 0; j < k; ++j)
+            for (std::size_t i = 0; i < n; ++i) {
+                const I& z = zr[j * n + i];
+                I t = e[j * S + d] * sqr(z);
+                if (!drop_UNSOUND) t += I(2) * sr[j * S + d] * z * ez[j * n + i];
+                (big[j] ? drb[i] : drs[i]) += t;
+            }
+    std::vector<I> M(d * d, I(0));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t a = 0; a < d; ++a) {
+            const I ra = rr[i] * pb.x[i * d + a];
+            for (std::size_t b = 0; b < d; ++b) M[a * d + b] += ra * pb.x[i * d + b];
+        }
+    std::vector<I> Mw(d), Tw(d), A(d * d), bv(d), cv(d);
+    for (std::size_t j = 0; j < k; ++j) {
+        const I vj = sr[j * S + d];
+        std::fill(Mw.begin(), Mw.end(), I(0));
+        std::fill(Tw.begin(), Tw.end(), I(0));
+        I Tv(0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const I& z = zr[j * n + i];
+            const I rz = rr[i] * z;
+            const I D = big[j] ? drs[i] : drs[i] + drb[i];  // the absolute part of delta r
+            const I Dz = D * z;
+            for (std::size_t q = 0; q < d; ++q) {
+                Mw[q] += rz * pb.x[i * d + q];
+                Tw[q] += Dz * pb.x[i * d + q];
+            }
+            Tv += Dz * z;
+        }
+        if (big[j] && !pb.frozen)
+            for (std::size_t l = 0; l < k; ++l) {
+                if (!big[l]) continue;
+                std::fill(A.begin(), A.end(), I(0));
+                std::fill(bv.begin(), bv.end(), I(0));
+                std::fill(cv.begin(), cv.end(), I(0));
+                I s4(0);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const I zj = zr[j * n + i], zl = zr[l * n + i], zz = zj * zl;
+                    const I zl2 = zz * zl, zj2 = zz * zj;
+                    s4 += sqr(zz);
+                    for (std::size_t a = 0; a < d; ++a) {
+                        const I xa = pb.x[i * d + a];
+                        bv[a] += zl2 * xa;
+                        cv[a] += zj2 * xa;
+                        const I zx = zz * xa;
+                        for (std::size_t b = 0; b < d; ++b) A[a * d + b] += zx * pb.x[i * d + b];
+                    }
+                }
+                const I vl2 = I(2) * sr[l * S + d], evl = e[l * S + d];
+                for (std::size_t a = 0; a < d; ++a) {
+                    I Ae(0);
+                    for (std::size_t b = 0; b < d; ++b) Ae += A[a * d + b] * e[l * S + b];
+                    Tw[a] += bv[a] * evl;
+                    if (!drop_UNSOUND) Tw[a] += vl2 * Ae;
+                    if (!drop_UNSOUND) Tv += vl2 * (cv[a] * e[l * S + a]);
+                }
+                Tv += s4 * evl;
+            }
+        I Mwe(0);
+        for (std::size_t a = 0; a < d; ++a) {
+            I Me(0);
+            for (std::size_t b = 0; b < d; ++b) Me += M[a * d + b] * e[j * S + b];
+            L[j * S + a] = -(pb.c4 * (e[j * S + d] * Mw[a] + vj * Me + vj * Tw[a]));
+            Mwe += Mw[a] * e[j * S + a];
+        }
+        L[j * S + d] = -(pb.c2 * (I(2) * Mwe + Tv));
+    }
+    return L;
+}
+
 // Taylor models of a set of k neurons from initial boxes `init` (k * S), the residuals r_i = ext_i + sum over the
 // set of v_j z_ji^2 - y_i. On success: tm (k * S) validated, rt (n) the residual models of the validated pass and,
 // if `partial_mask` is given, part (n) = sum over the neurons with partial_mask[j] of v_j z_ji^2 (validated models).
@@ -32,7 +135,7 @@ struct BlockModels {
 
 bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std::vector<I>& init,
                   const std::vector<TimeTm>* ext, const std::vector<char>* partial_mask, BlockModels& out, long& passes,
-                  std::string& reason) {
+                  std::string& reason, const RemainderMode& mode = {}) {
     const std::size_t d = pb.d, n = pb.n, S = pb.S;
     const int p = P.p;
     std::vector<TimeTm>& tm = out.tm;
@@ -104,11 +207,14 @@ bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std
         }
         residual_coefficient(l + 1);
     }
-    // ---- remainders: Schauder inclusion in Taylor-model arithmetic ---------------------------------------------
+    // ---- remainders: Schauder inclusion ------------------------------------------------------------------------
+    // image_pass: the Picard image of the models in TM arithmetic (remainders pushed through every product); need[a]
+    // the remainder it needs within the guess tm[a]; out.rt, out.part the residual models of this pass.
     std::vector<I> need(k * S);
     TimeTm prod, acc, img;
     std::vector<TimeTm> Gt(d);
-    for (int it = 0; it < 30; ++it) {
+    const std::vector<TimeTm> Zpoly = Z;  // the polynomial parts of z_ji (the recurrence), for the mean-value ranges
+    auto image_pass = [&](std::vector<I>& need_out) {
         ++passes;
         for (std::size_t j = 0; j < k; ++j)
             for (std::size_t i = 0; i < n; ++i) {
@@ -136,7 +242,6 @@ bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std
                 if (partial_mask && (*partial_mask)[j]) ode::tm_add_to(out.part[i], prod, p);
             }
         }
-        bool ok = true;
         for (std::size_t j = 0; j < k; ++j) {
             for (std::size_t q = 0; q < d; ++q) ode::tm_zero(Gt[q], p);
             TimeTm Fv;
@@ -153,16 +258,68 @@ bool block_models(const Problem& pb, const TmPowers& P, std::size_t k, const std
                 ode::tm_zero(acc, p);
                 ode::tm_axpy(acc, -pb.c4, prod, p);
                 ode::tm_integrate(acc, init[j * S + q], P, img);
-                need[j * S + q] = ode::needed_remainder(img, tm[j * S + q], P);
+                need_out[j * S + q] = ode::needed_remainder(img, tm[j * S + q], P);
             }
             ode::tm_zero(acc, p);
             ode::tm_axpy(acc, -pb.c2, Fv, p);
             ode::tm_integrate(acc, init[j * S + d], P, img);
-            need[j * S + d] = ode::needed_remainder(img, tm[j * S + d], P);
-            for (std::size_t a = 0; a < S; ++a)
-                if (!subset(need[j * S + a], tm[j * S + a].r)) ok = false;
+            need_out[j * S + d] = ode::needed_remainder(img, tm[j * S + d], P);
         }
-        if (ok) return true;  // T maps the set of functions within the models into itself
+    };
+    // Mean-value form (docs/kh.md, "The mean-value remainder validation"): for u in the set U = {u : u(s) in P(s) + R}
+    // pick y(s) in P(s) with u(s) - y(s) in R; f(u(s)) = f(y(s)) + Jav (u(s) - y(s)), Jav the average of J over the
+    // segment, which lies in the box Omega(s) = P(s) + R. f(y(s)) lies in the TM of f over the models with zero
+    // remainders (pointwise in s), so T(u)(s) lies in [x0 + int_0^s f(P)] + [0, H] * B(R), B(R) the box of
+    // jacobian_product_bound over Omega: the first part is one image pass with R = 0 (need0), independent of R.
+    std::vector<I> need0, zpr, sr(k * S), zr(k * n), rr(n), er(n);
+    const std::vector<char> all_big(k, 1);
+    if (mode.mean_value) {
+        for (std::size_t a = 0; a < k * S; ++a) tm[a].r = I(0);
+        need0.resize(k * S);
+        image_pass(need0);
+        zpr.resize(k * n);
+        for (std::size_t a = 0; a < k * n; ++a) zpr[a] = ode::poly_range(Zpoly[a].c, p, P.s);
+        for (std::size_t i = 0; i < n; ++i) er[i] = ext ? ode::tm_range((*ext)[i], P) : I(0);
+    }
+    for (int it = 0; it < 30; ++it) {
+        if (!mode.mean_value) {
+            image_pass(need);
+        } else {
+            ++passes;
+            // the ranges over Omega: the state, z_ji = x_i . w_j (polynomial part + x_i . R_wj), the residuals
+            for (std::size_t a = 0; a < k * S; ++a) sr[a] = ode::tm_range(tm[a], P);
+            for (std::size_t j = 0; j < k; ++j)
+                for (std::size_t i = 0; i < n; ++i) {
+                    I z = zpr[j * n + i];
+                    for (std::size_t q = 0; q < d; ++q) z += pb.x[i * d + q] * tm[j * S + q].r;
+                    zr[j * n + i] = z;
+                }
+            for (std::size_t i = 0; i < n; ++i) {
+                if (pb.frozen) {
+                    rr[i] = -pb.y[i];
+                    continue;
+                }
+                I r = er[i] - pb.y[i];
+                for (std::size_t j = 0; j < k; ++j) r += sr[j * S + d] * sqr(zr[j * n + i]);
+                rr[i] = r;
+            }
+            std::vector<I> e(k * S);
+            for (std::size_t a = 0; a < k * S; ++a) e[a] = tm[a].r;
+            const std::vector<I> B = jacobian_product_bound(pb, k, sr, zr, rr, e, mode.big ? *mode.big : all_big,
+                                                            mode.drop_dr_weight_term_UNSOUND);
+            for (std::size_t a = 0; a < k * S; ++a) need[a] = need0[a] + P.s * B[a];
+        }
+        bool ok = true;
+        for (std::size_t a = 0; a < k * S; ++a)
+            if (!subset(need[a], tm[a].r)) ok = false;
+        if (ok) {
+            // T maps the set of functions within the models into itself
+            if (mode.mean_value) {
+                std::vector<I> unused(k * S);
+                image_pass(unused);  // the residual models (out.rt, out.part) of the validated models
+            }
+            return true;
+        }
         for (std::size_t a = 0; a < k * S; ++a) {
             if (!is_bounded(need[a])) {
                 reason = "a Taylor-model remainder became unbounded";
@@ -351,7 +508,11 @@ public:
         std::vector<char> small(m);
         for (std::size_t j = 0; j < m; ++j) small[j] = st.in_frame[j] ? 0 : 1;
         BlockModels all;
-        if (!block_models(pb_, P, m, init, nullptr, &small, all, passes_, reason)) return false;
+        std::vector<char> big(m);
+        for (std::size_t j = 0; j < m; ++j) big[j] = st.in_frame[j];
+        const RemainderMode mode_all{o_.remainder_mean_value, &big, o_.test_only_drop_dr_weight_term_UNSOUND};
+        const RemainderMode mode_frame{o_.remainder_mean_value, nullptr, o_.test_only_drop_dr_weight_term_UNSOUND};
+        if (!block_models(pb_, P, m, init, nullptr, &small, all, passes_, reason, mode_all)) return false;
         out.next = st;
         out.end_set.resize(m * S);
         out.range.resize(m * S);
@@ -380,11 +541,11 @@ public:
             hinit[a] = fh(static_cast<Eigen::Index>(a));
         }
         BlockModels cen, hul;
-        if (!block_models(pbf, P, kf, cinit, &E, nullptr, cen, passes_, reason)) {
+        if (!block_models(pbf, P, kf, cinit, &E, nullptr, cen, passes_, reason, mode_frame)) {
             reason = "frame centre: " + reason;
             return false;
         }
-        if (!block_models(pbf, P, kf, hinit, &E, nullptr, hul, passes_, reason)) {
+        if (!block_models(pbf, P, kf, hinit, &E, nullptr, hul, passes_, reason, mode_frame)) {
             reason = "frame hull: " + reason;
             return false;
         }
@@ -648,6 +809,40 @@ ode::Result<I> integrate_square_net_flow(const Eigen::MatrixXd& X, const IVector
     for (const I& x : res.final_box) local.max_width_end = std::max(local.max_width_end, width(x));
     if (stats) *stats = local;
     return res;
+}
+
+std::vector<I> square_net_jacobian_product_bound(const Eigen::MatrixXd& X, const IVectorD& y, const I& c,
+                                                 const std::vector<I>& state, const std::vector<I>& e,
+                                                 const std::vector<I>& ext, const std::vector<char>& big, bool frozen,
+                                                 bool drop_dr_weight_term_UNSOUND) {
+    Problem pb;
+    pb.d = static_cast<std::size_t>(X.rows());
+    pb.n = static_cast<std::size_t>(X.cols());
+    pb.S = pb.d + 1;
+    const std::size_t d = pb.d, n = pb.n, S = pb.S;
+    if (state.size() % S != 0 || e.size() != state.size() || big.size() != state.size() / S ||
+        static_cast<std::size_t>(y.size()) != n || !(ext.empty() || ext.size() == n))
+        throw std::invalid_argument("square_net_jacobian_product_bound: dimensions");
+    const std::size_t k = state.size() / S;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t q = 0; q < d; ++q) pb.x.push_back(I::exact(X(static_cast<Eigen::Index>(q), static_cast<Eigen::Index>(i))));
+    for (std::size_t i = 0; i < n; ++i) pb.y.push_back(y(static_cast<Eigen::Index>(i)));
+    pb.c4 = I(4) * c;
+    pb.c2 = I(2) * c;
+    pb.frozen = frozen;
+    std::vector<I> zr(k * n), rr(n);
+    for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t i = 0; i < n; ++i) {
+            I z(0);
+            for (std::size_t q = 0; q < d; ++q) z += pb.x[i * d + q] * state[j * S + q];
+            zr[j * n + i] = z;
+        }
+    for (std::size_t i = 0; i < n; ++i) {
+        I r = (ext.empty() ? I(0) : ext[i]) - pb.y[i];
+        for (std::size_t j = 0; j < k; ++j) r += state[j * S + d] * sqr(zr[j * n + i]);
+        rr[i] = frozen ? -pb.y[i] : r;
+    }
+    return jacobian_product_bound(pb, k, state, zr, rr, e, big, drop_dr_weight_term_UNSOUND);
 }
 
 void square_net_flow_rk4_step_double(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, double c, double h,

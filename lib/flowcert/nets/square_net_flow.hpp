@@ -9,6 +9,8 @@
 //      the Schauder inclusion in Taylor-model arithmetic (the pattern of the two-layer flow,
 //      lib/flowcert/nets/flow_smooth_step.cpp): the Picard image of the set of functions within the models lies
 //      in it, so the solution from every initial point of the boxes does. Cost O(m n (d + p) p) per step.
+//      With remainder_mean_value the inclusion is checked on the split T(u) in x0 + int f(P) + [0, H] J(Omega) R
+//      instead (the coupling through the residuals kept as matrices; docs/kh.md, "The mean-value remainder validation").
 //      The small ("box") neurons are carried as boxes: their end boxes are the models at s = H.
 //  (b) the large ("frame") neurons s = (w_j, v_j)_{j in F} in one joint Lohner frame s = c^ + B q: with the other
 //      neurons' part of the residuals E_i(s) = sum_{j not in F} v_j z_ji^2 as an enclosed input (Taylor models of
@@ -62,6 +64,16 @@ struct SquareNetFlowOptions {
     // width among the frame neurons and among the box neurons, the largest midpoint norm of a box neuron.
     std::function<void(double, long, long, int, double, double, double)> on_step;
     std::function<void(double, double, const std::string&)> on_reject;  // (t0, t1, reason) of a failed attempt
+    // The remainder validation of step (a) and of the frame's models (docs/kh.md, "The mean-value remainder
+    // validation"): false = the Schauder inclusion in Taylor-model arithmetic (every remainder pushed through every
+    // product; the residuals' remainders summed in absolute value, contraction only if H ||J||_abs < 1); true = the
+    // Picard operator split at the polynomial part, T(u) in x0 + int f(P) + [0, H] * (J(Omega) R), with f(P) in TM
+    // arithmetic once and J(Omega) R evaluated with the shared matrices M(r), X diag(z_j z_l) X^T formed before they
+    // meet the remainder box (the cancellation over the n residuals kept; contraction if H ||J(Omega)||_inf < 1).
+    bool remainder_mean_value = false;
+    // TEST ONLY, UNSOUND ("teeth"): the mean-value bound drops the term 2 v_l z_li x_i^T e_wl of the residual
+    // variation delta r_i (the weights' part of the coupling through the residuals).
+    bool test_only_drop_dr_weight_term_UNSOUND = false;
     // TEST ONLY, UNSOUND ("teeth"): the frame block ignores the other neurons' part of the residuals.
     bool test_only_drop_box_input_UNSOUND = false;
     // TEST ONLY, UNSOUND ("teeth"): the frame's flow Jacobian leaves out the last of its jacobian_pieces.
@@ -87,6 +99,18 @@ ode::Result<IntervalD> integrate_square_net_flow(const Eigen::MatrixXd& X, const
                                                  const std::vector<IntervalD>& output_times,
                                                  const SquareNetFlowOptions& options = {},
                                                  SquareNetFlowStats* stats = nullptr);
+
+// The linear part of the mean-value remainder validation (SquareNetFlowOptions::remainder_mean_value), exposed for
+// tests: an enclosure of J(xi) e for every state xi in the box `state` and every e in the box `e` (k neurons, block
+// layout: neuron j at j * (d + 1), w_j then v_j), J the Jacobian of the block's field with the residuals
+// r_i = ext_i + sum_j v_j z_ji^2 - y_i (ext_i in `ext`, n entries, or empty for 0; frozen: r_i = -y_i and no
+// coupling). Neurons with big[j] get the pairwise matrices X diag(z_j z_l) X^T (both big) and M(r) as matrices; the
+// others' part of delta r is summed in absolute value.
+std::vector<IntervalD> square_net_jacobian_product_bound(const Eigen::MatrixXd& X, const linalg::IVectorD& y,
+                                                         const IntervalD& c, const std::vector<IntervalD>& state,
+                                                         const std::vector<IntervalD>& e,
+                                                         const std::vector<IntervalD>& ext, const std::vector<char>& big,
+                                                         bool frozen = false, bool drop_dr_weight_term_UNSOUND = false);
 
 // One explicit RK4 step of the same flow in double (NON-RIGOROUS; the baseline of bench_square_net_flow and the
 // reference shape of the tests): w (m x d rows), v updated in place.
