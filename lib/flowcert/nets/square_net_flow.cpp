@@ -31,6 +31,41 @@ struct RemainderMode {
     bool drop_dr_weight_term_UNSOUND = false;
 };
 
+// M(r) = sum_i r_i x_i x_i^T (d x d, row-major) over the residual ranges rr.
+std::vector<I> residual_matrix(const Problem& pb, const std::vector<I>& rr) {
+    const std::size_t d = pb.d;
+    std::vector<I> M(d * d, I(0));
+    for (std::size_t i = 0; i < pb.n; ++i)
+        for (std::size_t a = 0; a < d; ++a) {
+            const I ra = rr[i] * pb.x[i * d + a];
+            for (std::size_t b = 0; b < d; ++b) M[a * d + b] += ra * pb.x[i * d + b];
+        }
+    return M;
+}
+
+// The moments of neurons j, l over the samples, from their z ranges zj, zl (n each): A = sum_i z_ji z_li x_i x_i^T,
+// b = sum_i z_ji z_li^2 x_i, c = sum_i z_ji^2 z_li x_i (overwritten); returns sum_i z_ji^2 z_li^2.
+I pair_moments(const Problem& pb, const I* zj, const I* zl, std::vector<I>& A, std::vector<I>& b, std::vector<I>& c) {
+    const std::size_t d = pb.d;
+    std::fill(A.begin(), A.end(), I(0));
+    std::fill(b.begin(), b.end(), I(0));
+    std::fill(c.begin(), c.end(), I(0));
+    I s4(0);
+    for (std::size_t i = 0; i < pb.n; ++i) {
+        const I zz = zj[i] * zl[i];
+        const I zl2 = zz * zl[i], zj2 = zz * zj[i];
+        s4 += sqr(zz);
+        for (std::size_t a = 0; a < d; ++a) {
+            const I xa = pb.x[i * d + a];
+            b[a] += zl2 * xa;
+            c[a] += zj2 * xa;
+            const I zx = zz * xa;
+            for (std::size_t q = 0; q < d; ++q) A[a * d + q] += zx * pb.x[i * d + q];
+        }
+    }
+    return s4;
+}
+
 // An enclosure of J(xi) e for every xi with the ranges below and every e in the box e (k * S): sr the state ranges
 // (k * S), zr the ranges of z_ji = x_i . w_j (k * n), rr those of the residuals (n). With e_w, e_v the parts of e,
 // delta z_li = x_i . e_wl and delta r_i = sum_l (e_vl z_li^2 + 2 v_l z_li delta z_li) (0 when frozen):
@@ -62,12 +97,7 @@ std::vector<I> jacobian_product_bound(const Problem& pb, std::size_t k, const st
                 if (!drop_UNSOUND) t += I(2) * sr[j * S + d] * z * ez[j * n + i];
                 (big[j] ? drb[i] : drs[i]) += t;
             }
-    std::vector<I> M(d * d, I(0));
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t a = 0; a < d; ++a) {
-            const I ra = rr[i] * pb.x[i * d + a];
-            for (std::size_t b = 0; b < d; ++b) M[a * d + b] += ra * pb.x[i * d + b];
-        }
+    const std::vector<I> M = residual_matrix(pb, rr);
     std::vector<I> Mw(d), Tw(d), A(d * d), bv(d), cv(d);
     for (std::size_t j = 0; j < k; ++j) {
         const I vj = sr[j * S + d];
@@ -88,22 +118,7 @@ std::vector<I> jacobian_product_bound(const Problem& pb, std::size_t k, const st
         if (big[j] && !pb.frozen)
             for (std::size_t l = 0; l < k; ++l) {
                 if (!big[l]) continue;
-                std::fill(A.begin(), A.end(), I(0));
-                std::fill(bv.begin(), bv.end(), I(0));
-                std::fill(cv.begin(), cv.end(), I(0));
-                I s4(0);
-                for (std::size_t i = 0; i < n; ++i) {
-                    const I zj = zr[j * n + i], zl = zr[l * n + i], zz = zj * zl;
-                    const I zl2 = zz * zl, zj2 = zz * zj;
-                    s4 += sqr(zz);
-                    for (std::size_t a = 0; a < d; ++a) {
-                        const I xa = pb.x[i * d + a];
-                        bv[a] += zl2 * xa;
-                        cv[a] += zj2 * xa;
-                        const I zx = zz * xa;
-                        for (std::size_t b = 0; b < d; ++b) A[a * d + b] += zx * pb.x[i * d + b];
-                    }
-                }
+                const I s4 = pair_moments(pb, &zr[j * n], &zr[l * n], A, bv, cv);
                 const I vl2 = I(2) * sr[l * S + d], evl = e[l * S + d];
                 for (std::size_t a = 0; a < d; ++a) {
                     I Ae(0);
@@ -353,12 +368,7 @@ IMatrixD block_jacobian(const Problem& pb, std::size_t k, const std::vector<I>& 
             for (std::size_t q = 0; q < d; ++q) z += pb.x[i * d + q] * sr[j * S + q];
             Zr[j * n + i] = z;
         }
-    std::vector<I> M(d * d, I(0));
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t a = 0; a < d; ++a) {
-            const I ra = rr[i] * pb.x[i * d + a];
-            for (std::size_t b = 0; b < d; ++b) M[a * d + b] += ra * pb.x[i * d + b];
-        }
+    const std::vector<I> M = residual_matrix(pb, rr);
     const I through_r = pb.frozen ? I(0) : I(1);  // frozen residuals: no term through dr/ds
     IMatrixD J(static_cast<Eigen::Index>(K), static_cast<Eigen::Index>(K));
     std::vector<I> Mw(d), Pm(d * d), Xl(d), Xj(d);
@@ -371,22 +381,7 @@ IMatrixD block_jacobian(const Problem& pb, std::size_t k, const std::vector<I>& 
         const I vj = sr[j * S + d];
         for (std::size_t l = 0; l < k; ++l) {
             const I vl = sr[l * S + d];
-            std::fill(Pm.begin(), Pm.end(), I(0));
-            std::fill(Xl.begin(), Xl.end(), I(0));
-            std::fill(Xj.begin(), Xj.end(), I(0));
-            I s4(0);
-            for (std::size_t i = 0; i < n; ++i) {
-                const I zj = Zr[j * n + i], zl = Zr[l * n + i], zz = zj * zl;
-                const I zl2 = zz * zl, zj2 = zz * zj;
-                s4 += sqr(zz);
-                for (std::size_t a = 0; a < d; ++a) {
-                    const I xa = pb.x[i * d + a];
-                    Xl[a] += zl2 * xa;
-                    Xj[a] += zj2 * xa;
-                    const I zx = zz * xa;
-                    for (std::size_t b = 0; b < d; ++b) Pm[a * d + b] += zx * pb.x[i * d + b];
-                }
-            }
+            const I s4 = pair_moments(pb, &Zr[j * n], &Zr[l * n], Pm, Xl, Xj);
             const Eigen::Index oj = static_cast<Eigen::Index>(j * S), ol = static_cast<Eigen::Index>(l * S);
             const Eigen::Index dd = static_cast<Eigen::Index>(d);
             for (std::size_t a = 0; a < d; ++a) {
