@@ -145,6 +145,9 @@ inline void plan_bounds(const cert::Case& in, cert::Report& r) {
         if (const auto [it, fresh] = seen.emplace(name, b.line_of("quantity")); !fresh)
             b.fail("quantity", "a second [[bounds]] entry for '" + name + "' (the first is at line " + std::to_string(it->second) +
                                    "): claim one interval per quantity");
+        // An empty claimed interval is a malformed claim (compared exactly, as the case wrote it), not an internal error.
+        if (flowcert::parse_rational_string(b.number_string("hi")) < flowcert::parse_rational_string(b.number_string("lo")))
+            b.fail("hi", "must be >= lo = " + b.number_string("lo") + " (the claimed interval [lo, hi] is empty)");
         r.plan("claimed bound: " + name);
     }
 }

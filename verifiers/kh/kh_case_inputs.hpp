@@ -140,8 +140,22 @@ inline flowcert::cert::CaseSchema data_keys(std::vector<std::string> teacher_act
     };
 }
 
+// Layer widths (`hidden`, `teacher_hidden`): at least one, each a whole number in [1, 100000]; a malformed case
+// otherwise (exit 3 at the key), never an internal error in the architecture builder.
+inline void validate_widths(const flowcert::cert::Case& c, std::string_view key) {
+    if (!c.has(key)) return;
+    const auto w = c.number_strings(key);
+    if (w.empty()) c.fail(key, "needs at least one hidden layer width");
+    for (const auto& s : w) {
+        const bool whole = !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+        if (!whole || std::stol(s) < 1 || std::stol(s) > 100000)
+            c.fail(key, "width '" + s + "' is not a whole number in [1, 100000]");
+    }
+}
+
 // The keys each data source needs (for a verifier's `validate`).
 inline void validate_data_keys(const flowcert::cert::Case& c) {
+    validate_widths(c, "teacher_hidden");
     if (c.string("data") == "explicit" && (!c.has("inputs") || !c.has("targets")))
         c.fail("inputs", "explicit data needs inputs and targets");
     if (c.string("data") == "sphere_teacher" &&

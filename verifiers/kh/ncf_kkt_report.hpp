@@ -298,6 +298,7 @@ inline void validate(const cert::Case& c) {
     if (m == "diagonal" && !c.has("depth")) c.fail("depth", "required for diagonal");
     if (m == "feed_forward" && (!c.has("hidden") || !c.has("activation")))
         c.fail("hidden", "feed_forward needs hidden and activation");
+    if (m == "feed_forward") khcase::validate_widths(c, "hidden");
     khcase::validate_data_keys(c);
     if ((c.has("expected_ncf") || c.has("expected_delta_max") || c.has("closed_form")) &&
         !c.has("expected_tolerance"))

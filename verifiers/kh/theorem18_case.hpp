@@ -220,6 +220,7 @@ inline void validate(const flowcert::cert::Case& c) {
     if (m == "diagonal" && !c.has("depth")) c.fail("depth", "required for diagonal");
     if (m == "feed_forward" && (!c.has("hidden") || !c.has("activation")))
         c.fail("hidden", "feed_forward needs hidden and activation");
+    if (m == "feed_forward") khcase::validate_widths(c, "hidden");
     if (m == "feed_forward" && c.number_strings("hidden").size() != 1)
         c.fail("hidden", "one hidden layer only (the flow field supports K = 1)");
     khcase::validate_data_keys(c);
